@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# fslab - one hand-written, non-recursive GNU Makefile.
+#
+#   make              build ./fslab (build/fslab)
+#   make run          install Debian deps if missing, build, run the default suite
+#   make check        install deps, build plain + ASan/UBSan, run unit tests
+#                     and the integration tests (root + loop devices)
+#   make unit         unit tests only (plain build)
+#   make asan         sanitized build in build/asan
+#   make deps         install the Debian packages fslab needs (root)
+#   make clean
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+BUILD   ?= build
+PKGS     = sqlite3 blkid mount jansson
+
+FSLAB_CFLAGS = -std=c17 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror \
+	-Wformat=2 -Wshadow -Wstrict-prototypes -Wvla -Wwrite-strings \
+	-Wno-format-nonliteral -pthread -MMD -MP \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
+
+ifdef SANITIZE
+FSLAB_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+LIBS += -fsanitize=$(SANITIZE)
+endif
+
+SRCS   := $(sort $(wildcard src/*.c src/*/*.c))
+OBJS   := $(SRCS:%.c=$(BUILD)/%.o)
+LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: $(BUILD)/fslab fslab
+
+fslab: $(BUILD)/fslab
+	@[ "$(BUILD)" != build ] || ln -sf $(BUILD)/fslab fslab
+
+$(BUILD)/fslab: $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FSLAB_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(FSLAB_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
+		-o $@ $< $(LIBOBJS) $(LIBS) $(shell pkg-config --libs cmocka)
+
+deps:
+	@scripts/install-deps.sh
+
+unit: $(UNIT_BINS)
+	@scripts/run-unit.sh $(UNIT_BINS)
+
+asan:
+	$(MAKE) BUILD=build/asan SANITIZE=address,undefined all
+
+check: deps
+	$(MAKE) all
+	$(MAKE) unit
+	$(MAKE) BUILD=build/asan SANITIZE=address,undefined all unit
+	FSLAB=$(CURDIR)/build/asan/fslab prove -v tests/t/
+
+run: deps all
+	./fslab run
+
+clean:
+	rm -rf build fslab
+
+.PHONY: all deps unit asan check run clean fslab
+-include $(OBJS:.o=.d)

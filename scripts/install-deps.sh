@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install the Debian packages fslab builds and tests with, if missing.
+# Idempotent and quiet when everything is there, so `make run` and
+# `make check` can call it every time on a fresh Debian 12 machine.
+set -e
+PKGS="build-essential pkg-config libsqlite3-dev libblkid-dev libmount-dev
+libjansson-dev libcmocka-dev e2fsprogs xfsprogs btrfs-progs util-linux
+perl python3 sqlite3"
+missing=
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "fslab: missing Debian packages:$missing" >&2
+	echo "fslab: run 'sudo make deps' (or apt-get install them)" >&2
+	exit 1
+fi
+echo "fslab: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

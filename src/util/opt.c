@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * opt.c - declarative option tables and `key=val,...` lists (see opt.h).
+ *
+ * The tables are the single source of truth for a workload's options:
+ * defaults, parsing, canonical formatting (stored with every run, so a
+ * stored run says exactly what it ran with) and help text.
+ */
+#include "util/opt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/util.h"
+
+PRINTF(3, 4)
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int kv_parse(const char *s, struct kvlist *out, char *err, size_t errlen)
+{
+	size_t len = strlen(s);
+	char *buf = xmalloc(len + 1);
+
+	memset(out, 0, sizeof(*out));
+	if (!*s)
+		goto done;
+	for (;;) {
+		size_t n = 0, eq = (size_t)-1;
+		char quote = 0;
+		struct kv *kv;
+
+		for (; *s; s++) {
+			if (quote) {
+				if (*s == quote) {
+					quote = 0;
+					continue;
+				}
+				if (*s == '\\' && s[1] == quote) {
+					buf[n++] = *++s;
+					continue;
+				}
+				buf[n++] = *s;
+				continue;
+			}
+			if (*s == ',')
+				break;
+			if (*s == '\\') {
+				if (!s[1]) {
+					free(buf);
+					kv_release(out);
+					return fail(err, errlen,
+						    "trailing backslash");
+				}
+				buf[n++] = *++s;
+				continue;
+			}
+			/* Quotes only start a value, so paths with ' work. */
+			if ((*s == '\'' || *s == '"') &&
+			    (n == 0 || (eq != (size_t)-1 && n == eq + 1))) {
+				quote = *s;
+				continue;
+			}
+			if (*s == '=' && eq == (size_t)-1) {
+				eq = n;
+				buf[n++] = '=';
+				continue;
+			}
+			buf[n++] = *s;
+		}
+		if (quote) {
+			free(buf);
+			kv_release(out);
+			return fail(err, errlen, "unbalanced %c quote", quote);
+		}
+		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+		kv = &out->v[out->nr++];
+		if (eq == (size_t)-1) {
+			kv->key = xstrndup(buf, n);
+			kv->val = xstrdup("");
+			kv->has_val = false;
+		} else {
+			kv->key = xstrndup(buf, eq);
+			kv->val = xstrndup(buf + eq + 1, n - eq - 1);
+			kv->has_val = true;
+		}
+		if (!*kv->key) {
+			free(buf);
+			kv_release(out);
+			return fail(err, errlen, "empty key in option list");
+		}
+		if (!*s)
+			break;
+		s++; /* the comma */
+	}
+done:
+	free(buf);
+	return 0;
+}
+
+void kv_release(struct kvlist *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->v[i].key);
+		free(l->v[i].val);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+size_t str_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xcalloc(lb + 1, sizeof(*row));
+	size_t d;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *opt_suggest(const struct opt *tab, const char *key)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1;
+
+	for (const struct opt *o = tab; o && o->name; o++) {
+		size_t d = str_distance(key, o->name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = o->name;
+		}
+	}
+	/* Beyond a third of the word it is a different word, not a typo. */
+	if (best && best_d <= 1 + strlen(key) / 3)
+		return best;
+	return NULL;
+}
+
+static const struct opt *opt_find(const struct opt *tab, const char *key)
+{
+	for (const struct opt *o = tab; o && o->name; o++)
+		if (!strcmp(o->name, key))
+			return o;
+	return NULL;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on", "" };
+	static const char *const no[] = { "0", "no", "false", "off" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
+		if (!strcasecmp(v, yes[i])) {
+			*out = true;
+			return 0;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++)
+		if (!strcasecmp(v, no[i])) {
+			*out = false;
+			return 0;
+		}
+	return -1;
+}
+
+static int set_one(const struct opt *o, void *dst, const char *val, char *err,
+		   size_t errlen)
+{
+	char *field = (char *)dst + o->off;
+
+	switch (o->type) {
+	case OPT_BOOL:
+		if (parse_bool(val, (bool *)field) < 0)
+			return fail(err, errlen,
+				    "'%s' is not a boolean for '%s' "
+				    "(use 1/0, yes/no, true/false)",
+				    val, o->name);
+		return 0;
+	case OPT_INT: {
+		long long v, min = o->min, max = o->max;
+
+		if (!min && !max) {
+			min = INT64_MIN;
+			max = INT64_MAX;
+		}
+		if (parse_int(val, INT64_MIN, INT64_MAX, &v) < 0)
+			return fail(err, errlen,
+				    "'%s' is not an integer for '%s'", val,
+				    o->name);
+		if (v < min || v > max)
+			return fail(err, errlen,
+				    "'%s' is out of range for '%s' "
+				    "(%lld..%lld)",
+				    val, o->name, min, max);
+		*(long long *)field = v;
+		return 0;
+	}
+	case OPT_SIZE: {
+		uint64_t v;
+
+		if (parse_size(val, &v) < 0)
+			return fail(err, errlen,
+				    "'%s' is not a size for '%s' "
+				    "(a number with optional k/m/g/t suffix)",
+				    val, o->name);
+		if ((o->min && v < (uint64_t)o->min) ||
+		    (o->max && v > (uint64_t)o->max))
+			return fail(err, errlen,
+				    "'%s' is out of range for '%s' "
+				    "(%lld..%lld bytes)",
+				    val, o->name, o->min, o->max);
+		*(uint64_t *)field = v;
+		return 0;
+	}
+	case OPT_DOUBLE: {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(val, &end);
+		if (!*val || *end || errno || !isfinite(v))
+			return fail(err, errlen,
+				    "'%s' is not a number for '%s'", val,
+				    o->name);
+		if ((o->min || o->max) &&
+		    (v < (double)o->min || v > (double)o->max))
+			return fail(err, errlen,
+				    "'%s' is out of range for '%s' "
+				    "(%lld..%lld)",
+				    val, o->name, o->min, o->max);
+		*(double *)field = v;
+		return 0;
+	}
+	case OPT_STRING:
+		free(*(char **)field);
+		*(char **)field = xstrdup(val);
+		return 0;
+	case OPT_ENUM: {
+		char names[256] = "";
+
+		for (const struct opt_enum *e = o->values; e && e->name; e++) {
+			if (!strcmp(e->name, val)) {
+				*(int *)field = e->value;
+				return 0;
+			}
+			if (names[0])
+				strncat(names, "|",
+					sizeof(names) - strlen(names) - 1);
+			strncat(names, e->name,
+				sizeof(names) - strlen(names) - 1);
+		}
+		return fail(err, errlen, "'%s' is not valid for '%s' (one of %s)",
+			    val, o->name, names);
+	}
+	}
+	BUG("bad option type %d", o->type);
+}
+
+void opt_defaults(const struct opt *tab, void *dst)
+{
+	char err[256];
+
+	for (const struct opt *o = tab; o && o->name; o++) {
+		if (o->type == OPT_STRING)
+			*(char **)((char *)dst + o->off) = NULL;
+		if (set_one(o, dst, o->def ? o->def : "", err,
+			    sizeof(err)) < 0)
+			BUG("bad default for option '%s': %s", o->name, err);
+	}
+}
+
+int opt_set(const struct opt *tab, void *dst, const char *key,
+	    const char *val, char *err, size_t errlen)
+{
+	const struct opt *o = opt_find(tab, key);
+
+	if (!o) {
+		const char *s = opt_suggest(tab, key);
+
+		if (s)
+			return fail(err, errlen,
+				    "unknown option '%s' (did you mean '%s'?)",
+				    key, s);
+		return fail(err, errlen, "unknown option '%s'", key);
+	}
+	return set_one(o, dst, val, err, errlen);
+}
+
+int opt_parse(const struct opt *tab, void *dst, const char *s, char *err,
+	      size_t errlen)
+{
+	struct kvlist l;
+	int rc = 0;
+
+	if (kv_parse(s, &l, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < l.nr && !rc; i++) {
+		const struct opt *o = opt_find(tab, l.v[i].key);
+
+		/* A bare "flag" means flag=1 for booleans only. */
+		if (o && !l.v[i].has_val && o->type != OPT_BOOL) {
+			rc = fail(err, errlen, "option '%s' needs a value",
+				  l.v[i].key);
+			break;
+		}
+		rc = opt_set(tab, dst, l.v[i].key, l.v[i].val, err, errlen);
+	}
+	kv_release(&l);
+	return rc;
+}
+
+void opt_release(const struct opt *tab, void *dst)
+{
+	for (const struct opt *o = tab; o && o->name; o++) {
+		if (o->type == OPT_STRING) {
+			char **f = (char **)((char *)dst + o->off);
+
+			free(*f);
+			*f = NULL;
+		}
+	}
+}
+
+/* Quote a value so kv_parse reads it back unchanged. */
+static void append_value(char **out, size_t *n, size_t *alloc, const char *v)
+{
+	for (const char *p = v; *p; p++) {
+		ALLOC_GROW(*out, *n + 3, *alloc);
+		if (*p == ',' || *p == '\\' ||
+		    ((*p == '\'' || *p == '"') && p == v))
+			(*out)[(*n)++] = '\\';
+		(*out)[(*n)++] = *p;
+	}
+}
+
+char *opt_format(const struct opt *tab, const void *dst)
+{
+	char *out = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (const struct opt *o = tab; o && o->name; o++) {
+		const char *field = (const char *)dst + o->off;
+		char tmp[64];
+		const char *v = tmp;
+
+		switch (o->type) {
+		case OPT_BOOL:
+			v = *(const bool *)field ? "1" : "0";
+			break;
+		case OPT_INT:
+			snprintf(tmp, sizeof(tmp), "%lld",
+				 *(const long long *)field);
+			break;
+		case OPT_SIZE:
+			snprintf(tmp, sizeof(tmp), "%llu",
+				 (unsigned long long)*(const uint64_t *)field);
+			break;
+		case OPT_DOUBLE:
+			snprintf(tmp, sizeof(tmp), "%.17g",
+				 *(const double *)field);
+			break;
+		case OPT_STRING:
+			v = *(char *const *)field ? *(char *const *)field : "";
+			break;
+		case OPT_ENUM:
+			v = "?";
+			for (const struct opt_enum *e = o->values; e && e->name;
+			     e++)
+				if (e->value == *(const int *)field)
+					v = e->name;
+			break;
+		}
+		ALLOC_GROW(out, n + strlen(o->name) + 3, alloc);
+		n += (size_t)sprintf(out + n, "%s%s=", n ? "," : "", o->name);
+		append_value(&out, &n, &alloc, v);
+	}
+	ALLOC_GROW(out, n + 1, alloc);
+	out[n] = '\0';
+	return out;
+}
+
+static const char *type_name(enum opt_type t)
+{
+	switch (t) {
+	case OPT_BOOL: return "bool";
+	case OPT_INT: return "int";
+	case OPT_SIZE: return "size";
+	case OPT_STRING: return "string";
+	case OPT_ENUM: return "enum";
+	case OPT_DOUBLE: return "number";
+	}
+	return "?";
+}
+
+void opt_help(FILE *out, const struct opt *tab, const char *indent)
+{
+	for (const struct opt *o = tab; o && o->name; o++) {
+		fprintf(out, "%s%-16s %-6s default %-10s %s\n", indent,
+			o->name, type_name(o->type),
+			o->def && *o->def ? o->def : "(none)", o->help);
+		for (const struct opt_enum *e = o->values; e && e->name; e++)
+			fprintf(out, "%s%16s   %-10s %s\n", indent, "", e->name,
+				e->help ? e->help : "");
+	}
+}
