@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * result.c - constructors and destructors for the result tree (result.h).
+ */
+#include "result.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
+			  const char *unit, enum better better)
+{
+	struct metric *m;
+
+	ALLOC_GROW(p->metrics, p->nr_metrics + 1, p->alloc_metrics);
+	m = &p->metrics[p->nr_metrics++];
+	m->name = xstrdup(name);
+	m->value = value;
+	m->unit = xstrdup(unit ? unit : "");
+	m->better = better;
+}
+
+const struct metric *phase_rec_metric(const struct phase_rec *p,
+				      const char *name)
+{
+	for (size_t i = 0; i < p->nr_metrics; i++)
+		if (!strcmp(p->metrics[i].name, name))
+			return &p->metrics[i];
+	return NULL;
+}
+
+void phase_rec_release(struct phase_rec *p)
+{
+	for (size_t i = 0; i < p->nr_metrics; i++) {
+		free(p->metrics[i].name);
+		free(p->metrics[i].unit);
+	}
+	free(p->metrics);
+	free(p->workers);
+	free(p->name);
+	free(p->label);
+	free(p->error);
+	memset(p, 0, sizeof(*p));
+}
+
+void wlrun_rec_release(struct wlrun_rec *w)
+{
+	for (size_t i = 0; i < w->nr_phases; i++)
+		phase_rec_release(&w->phases[i]);
+	free(w->phases);
+	free(w->workload);
+	free(w->options);
+	free(w->status);
+	memset(w, 0, sizeof(*w));
+}
+
+void target_rec_release(struct target_rec *t)
+{
+	free(t->spec);
+	free(t->name);
+	free(t->kind);
+	free(t->fstype);
+	free(t->mkfs_opts);
+	free(t->mount_opts);
+	free(t->eff_mount_opts);
+	free(t->device);
+	free(t->uuid);
+	free(t->mkfs_version);
+	free(t->path);
+	memset(t, 0, sizeof(*t));
+}
+
+void run_rec_free(struct run_rec *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_targets; i++)
+		target_rec_release(&r->targets[i]);
+	for (size_t i = 0; i < r->nr_wlruns; i++)
+		wlrun_rec_release(&r->wlruns[i]);
+	free(r->targets);
+	free(r->wlruns);
+	free(r->host);
+	free(r->kernel);
+	free(r->version);
+	free(r->cmdline);
+	free(r->tag);
+	free(r->status);
+	free(r);
+}
+
+struct phase_rec *wlrun_rec_new_phase(struct wlrun_rec *w)
+{
+	struct phase_rec *p;
+
+	ALLOC_GROW(w->phases, w->nr_phases + 1, w->alloc_phases);
+	p = &w->phases[w->nr_phases];
+	memset(p, 0, sizeof(*p));
+	p->seq = (int)w->nr_phases++;
+	return p;
+}
+
+struct target_rec *run_rec_new_target(struct run_rec *r)
+{
+	struct target_rec *t;
+
+	ALLOC_GROW(r->targets, r->nr_targets + 1, r->alloc_targets);
+	t = &r->targets[r->nr_targets++];
+	memset(t, 0, sizeof(*t));
+	return t;
+}
+
+struct wlrun_rec *run_rec_new_wlrun(struct run_rec *r)
+{
+	struct wlrun_rec *w;
+
+	ALLOC_GROW(r->wlruns, r->nr_wlruns + 1, r->alloc_wlruns);
+	w = &r->wlruns[r->nr_wlruns++];
+	memset(w, 0, sizeof(*w));
+	return w;
+}
+
+const struct target_rec *run_rec_target(const struct run_rec *r,
+					const struct wlrun_rec *w)
+{
+	for (size_t i = 0; i < r->nr_targets; i++)
+		if (w->target_id && r->targets[i].id == w->target_id)
+			return &r->targets[i];
+	if (w->target_idx >= 0 && (size_t)w->target_idx < r->nr_targets)
+		return &r->targets[w->target_idx];
+	return NULL;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * result.h - the in-memory shape of a run's results.
+ *
+ * One tree serves every consumer: the runner fills it while measuring,
+ * the store writes it and loads it back, and every output format (the
+ * workloads' classic text, JSON, later CSV/HTML/compare) renders it.
+ * Nothing here knows about SQLite or about any output format.
+ *
+ * Every figure is a `struct metric` carrying its unit and its direction
+ * (is more better?), so `compare` never has to guess.
+ */
+#ifndef FSLAB_RESULT_H
+#define FSLAB_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum better {
+	BETTER_NONE = 0,    /* informational: counts, sizes */
+	BETTER_HIGHER = 1,  /* rates: MiB/s, files/s */
+	BETTER_LOWER = -1,  /* times, CPU cost */
+};
+
+struct metric {
+	char *name;  /* "MiB/s", "files/s", "sync_s", workload counters ... */
+	double value;
+	char *unit;  /* "MiB/s", "s", "files", "%", "B" ... */
+	enum better better;
+};
+
+/* What the core measures around every phase (see measure.h). */
+struct measure {
+	uint64_t start_ns;     /* CLOCK_REALTIME at begin, ns since epoch */
+	uint64_t wall_ns;      /* CLOCK_MONOTONIC end - begin */
+	uint64_t user_ns;      /* fslab's own user CPU, children included */
+	uint64_t sys_ns;       /* fslab's own system CPU, children included */
+	double sys_busy_pct;   /* whole machine busy %, /proc/stat delta; <0 unknown */
+	bool have_dev;         /* the device counters below are valid */
+	uint64_t rd_ios, rd_bytes;  /* /sys/block/DEV/stat deltas */
+	uint64_t wr_ios, wr_bytes;
+};
+
+/* One worker's share of a phase (threads, or MPI ranks). */
+struct worker_rec {
+	int worker;            /* thread index or MPI rank */
+	uint64_t start_ns;     /* CLOCK_REALTIME, ns since epoch */
+	uint64_t end_ns;
+	uint64_t bytes, files, ops;
+};
+
+enum phase_status {
+	PHASE_OK = 0,
+	PHASE_FAILED,      /* the workload reported an error in this phase */
+	PHASE_INTERRUPTED, /* SIGINT/SIGTERM arrived during it */
+};
+
+struct phase_rec {
+	int64_t id;        /* store id, 0 until stored */
+	char *name;        /* "initial-create", "patch", "cold-read" ... */
+	int seq;           /* order within its workload run, from 0 */
+	char *label;       /* free text, e.g. the tree it worked on; may be NULL */
+	struct measure m;
+	uint64_t bytes, files, ops; /* work done, as the workload reported it */
+	bool too_short;    /* wall time below what the clock can resolve */
+	enum phase_status status;
+	char *error;       /* reason when status != PHASE_OK, else NULL */
+	struct metric *metrics;  /* derived figures + workload's own counters */
+	size_t nr_metrics, alloc_metrics;
+	struct worker_rec *workers;
+	size_t nr_workers, alloc_workers;
+};
+
+struct wlrun_rec {
+	int64_t id;
+	int64_t target_id;     /* store id of the target row */
+	int target_idx;        /* index into run_rec.targets */
+	char *workload;        /* registry name */
+	char *options;         /* canonical "k=v,..." of every option */
+	int rep;               /* repetition, from 0 */
+	char *status;          /* "running", "complete", "failed", "interrupted" */
+	struct phase_rec *phases;
+	size_t nr_phases, alloc_phases;
+};
+
+struct target_rec {
+	int64_t id;
+	int idx;               /* position on the command line, from 0 */
+	int rep;               /* repetition this instance was built for */
+	char *spec;            /* as the user wrote it */
+	char *name;            /* label for reports */
+	char *kind;            /* "loop", "dir", "dev" */
+	char *fstype;          /* "ext4" ...; for dir: what statfs says */
+	char *mkfs_opts;       /* extra mkfs arguments as given */
+	char *mount_opts;      /* mount options as given */
+	char *eff_mount_opts;  /* effective options from mountinfo */
+	char *device;          /* /dev/loopN or /dev/X; NULL for dir: */
+	char *uuid;            /* filesystem UUID from libblkid */
+	char *mkfs_version;    /* first line of mkfs -V */
+	char *path;            /* working directory the workloads used */
+	uint64_t size;         /* image or device size in bytes */
+};
+
+struct run_rec {
+	int64_t id;
+	int64_t started;       /* unix time, s */
+	int64_t finished;      /* 0 while running */
+	char *host, *kernel, *version, *cmdline, *tag;
+	uint64_t seed;
+	char *status;          /* "running", "complete", "failed", "incomplete" */
+	struct target_rec *targets;
+	size_t nr_targets, alloc_targets;
+	struct wlrun_rec *wlruns;
+	size_t nr_wlruns, alloc_wlruns;
+};
+
+/* Append a metric to a phase (name and unit are copied). */
+void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
+			  const char *unit, enum better better);
+/* First metric with that name, or NULL. */
+const struct metric *phase_rec_metric(const struct phase_rec *p,
+				      const char *name);
+void phase_rec_release(struct phase_rec *p);
+void wlrun_rec_release(struct wlrun_rec *w);
+void target_rec_release(struct target_rec *t);
+/* Frees contents and the struct itself. */
+void run_rec_free(struct run_rec *r);
+/* Append zeroed records, returning a pointer to the new element. */
+struct phase_rec *wlrun_rec_new_phase(struct wlrun_rec *w);
+struct target_rec *run_rec_new_target(struct run_rec *r);
+struct wlrun_rec *run_rec_new_wlrun(struct run_rec *r);
+/* The target record a wlrun belongs to (by target_idx/target_id). */
+const struct target_rec *run_rec_target(const struct run_rec *r,
+					const struct wlrun_rec *w);
+
+#endif
