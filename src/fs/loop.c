@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loop.c - attach owned images to loop devices and find or detach them
+ * again.  Devices are configured in one LOOP_CONFIGURE call with direct
+ * I/O (the page cache of the image's host filesystem would otherwise
+ * cache every block a second time and distort cold-cache numbers) and
+ * autoclear (the kernel detaches the device once fslab's fd is gone,
+ * even after SIGKILL).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fs/loop.h"
+#include "util/util.h"
+
+#define LOOP_ATTACH_TRIES 32
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* "/dev/loop3" -> "/sys/block/loop3/loop/<attr>" */
+static char *loop_sysfs(const char *dev, const char *attr)
+{
+	const char *base = strrchr(dev, '/');
+
+	return xasprintf("/sys/block/%s/loop/%s", base ? base + 1 : dev, attr);
+}
+
+/* The backing file of dev, or NULL when the device is not bound. */
+static char *loop_backing(const char *dev)
+{
+	char *path = loop_sysfs(dev, "backing_file");
+	char *s = read_file(path, NULL);
+	size_t len;
+
+	free(path);
+	if (!s)
+		return NULL;
+	len = strlen(s);
+	while (len && s[len - 1] == '\n')
+		s[--len] = '\0';
+	if (!len) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static bool backing_matches(const char *backing, const char *image)
+{
+	size_t n = strlen(image);
+
+	if (!backing || strncmp(backing, image, n))
+		return false;
+	return !backing[n] || !strcmp(backing + n, " (deleted)");
+}
+
+static void check_dio(const char *dev)
+{
+	static bool warned;
+	char *path = loop_sysfs(dev, "dio");
+	char *s = read_file(path, NULL);
+
+	if (s && s[0] == '0' && !warned) {
+		warned = true;
+		warning("'%s' does not use direct I/O: the image's blocks are "
+			"also cached by the host filesystem", dev);
+	}
+	free(s);
+	free(path);
+}
+
+int loop_attach(const char *image, int *fdp, char **devp)
+{
+	static bool warned_dio;
+	struct loop_config cfg;
+	bool dio = true;
+	int ctl, ffd, lfd = -1, tries;
+	char *dev = NULL;
+
+	ffd = open(image, O_RDWR | O_CLOEXEC);
+	if (ffd < 0)
+		return error_errno("cannot open '%s'", image);
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		error_errno("cannot open '/dev/loop-control' (is the loop "
+			    "module loaded?)");
+		close(ffd);
+		return -1;
+	}
+	for (tries = 0; tries < LOOP_ATTACH_TRIES; tries++) {
+		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+
+		if (n < 0) {
+			error_errno("cannot get a free loop device");
+			goto fail;
+		}
+		free(dev);
+		dev = xasprintf("/dev/loop%d", n);
+		lfd = open(dev, O_RDWR | O_CLOEXEC);
+		if (lfd < 0) {
+			/* devtmpfs may lag behind a freshly added device. */
+			if (errno == ENOENT) {
+				sleep_ms(10);
+				continue;
+			}
+			error_errno("cannot open '%s'", dev);
+			goto fail;
+		}
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.fd = (unsigned)ffd;
+		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR |
+				    (dio ? LO_FLAGS_DIRECT_IO : 0);
+		strncpy((char *)cfg.info.lo_file_name, image,
+			LO_NAME_SIZE - 1);
+		if (ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0)
+			break;
+		if (errno == EINVAL && dio) {
+			dio = false;
+			if (!warned_dio) {
+				warned_dio = true;
+				warning("the kernel refused direct I/O for "
+					"'%s'; the image's blocks are also "
+					"cached by the host filesystem", image);
+			}
+		} else if (errno != EBUSY) {
+			/* EBUSY: another process won the race for it. */
+			error_errno("cannot attach '%s' to '%s'", image, dev);
+			goto fail;
+		}
+		close(lfd);
+		lfd = -1;
+	}
+	if (lfd < 0) {
+		error("cannot attach '%s': no free loop device after %d tries",
+		      image, LOOP_ATTACH_TRIES);
+		goto fail;
+	}
+	close(ctl);
+	close(ffd);
+	if (dio)
+		check_dio(dev);
+	*fdp = lfd;
+	*devp = dev;
+	return 0;
+
+fail:
+	if (lfd >= 0)
+		close(lfd);
+	free(dev);
+	close(ctl);
+	close(ffd);
+	return -1;
+}
+
+int loop_clear(const char *dev, const char *image)
+{
+	char *backing = loop_backing(dev);
+	int fd, ret = 0;
+
+	if (!backing_matches(backing, image)) {
+		free(backing);
+		return 0;
+	}
+	free(backing);
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("cannot open '%s'", dev);
+	/* ENXIO: it went away between the check and the ioctl. */
+	if (ioctl(fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO)
+		ret = error_errno("cannot detach '%s'", dev);
+	close(fd);
+	return ret;
+}
+
+int loop_detach(int fd, const char *dev, const char *image)
+{
+	int i;
+
+	if (fd >= 0)
+		close(fd);
+	/*
+	 * Autoclear runs when the last opener goes, which may be udev's
+	 * probe rather than us: give it a moment before forcing it.
+	 */
+	for (i = 0; i < 20; i++) {
+		char *backing = loop_backing(dev);
+		bool bound = backing_matches(backing, image);
+
+		free(backing);
+		if (!bound)
+			return 0;
+		sleep_ms(50);
+	}
+	return loop_clear(dev, image);
+}
+
+char **loop_find_by_backing(const char *path)
+{
+	char **list = xcalloc(1, sizeof(*list));
+	size_t nr = 0, alloc = 1;
+	struct dirent *de;
+	DIR *d = opendir("/sys/block");
+
+	if (!d)
+		return list;
+	while ((de = readdir(d))) {
+		char *dev, *backing;
+
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		dev = xasprintf("/dev/%s", de->d_name);
+		backing = loop_backing(dev);
+		if (backing_matches(backing, path)) {
+			ALLOC_GROW(list, nr + 2, alloc);
+			list[nr++] = dev;
+			list[nr] = NULL;
+		} else {
+			free(dev);
+		}
+		free(backing);
+	}
+	closedir(d);
+	return list;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mkfs.c - format a device with mkfs.<fstype>.  Each tool has its own
+ * spelling of "don't ask, I know there may be data" and "be quiet", and
+ * its own way to print its version; this file keeps that knowledge in
+ * one table, with the Debian package to suggest when a tool is missing.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fs/mkfs.h"
+#include "util/util.h"
+
+struct mkfs_tool {
+	const char *fstype;
+	const char *package;
+	const char *flags[3];  /* force + quiet, NULL-terminated */
+	const char *version;   /* argument that prints the version */
+};
+
+static const struct mkfs_tool tools[] = {
+	{ "ext2", "e2fsprogs", { "-F", "-q", NULL }, "-V" },
+	{ "ext3", "e2fsprogs", { "-F", "-q", NULL }, "-V" },
+	{ "ext4", "e2fsprogs", { "-F", "-q", NULL }, "-V" },
+	{ "xfs", "xfsprogs", { "-f", "-q", NULL }, "-V" },
+	{ "btrfs", "btrfs-progs", { "-f", "-q", NULL }, "--version" },
+	{ "f2fs", "f2fs-tools", { NULL }, "-V" },
+	{ "jfs", "jfsutils", { NULL }, "-V" },
+	{ "nilfs2", "nilfs-tools", { NULL }, "-V" },
+	{ "reiserfs", "reiserfsprogs", { NULL }, "-V" },
+	{ "vfat", "dosfstools", { NULL }, "--help" },
+	{ "exfat", "exfatprogs", { NULL }, "-V" },
+	{ "bcachefs", "bcachefs-tools", { NULL }, "version" },
+	{ "udf", "udftools", { NULL }, "--version" },
+};
+
+static const struct mkfs_tool *find_tool(const char *fstype)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tools); i++)
+		if (!strcmp(tools[i].fstype, fstype))
+			return &tools[i];
+	return NULL;
+}
+
+const char *mkfs_package(const char *fstype)
+{
+	const struct mkfs_tool *t = find_tool(fstype);
+
+	return t ? t->package : NULL;
+}
+
+/* Search PATH, then the sbin directories a non-login root shell may lack. */
+static bool in_path(const char *prog)
+{
+	const char *env = getenv("PATH");
+	char *path = xasprintf("%s:/usr/sbin:/sbin", env ? env : "/usr/bin");
+	char *save = NULL, *dir;
+	bool found = false;
+
+	for (dir = strtok_r(path, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = path_join(*dir ? dir : ".", prog);
+
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(path);
+	return found;
+}
+
+static bool kernel_knows(const char *fstype)
+{
+	char *s = read_file("/proc/filesystems", NULL), *line, *save = NULL;
+	bool found = false;
+
+	if (!s)
+		return true; /* cannot tell: let mount say it */
+	for (line = strtok_r(s, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *name = strrchr(line, '\t');
+
+		name = name ? name + 1 : line;
+		found = !strcmp(name, fstype);
+	}
+	free(s);
+	return found;
+}
+
+int mkfs_check(const char *fstype)
+{
+	char *prog = xasprintf("mkfs.%s", fstype);
+	const char *pkg = mkfs_package(fstype);
+
+	if (!in_path(prog)) {
+		if (pkg)
+			error("cannot make a %s filesystem: '%s' is not "
+			      "installed (apt-get install %s)", fstype, prog,
+			      pkg);
+		else
+			error("cannot make a %s filesystem: '%s' is not "
+			      "installed", fstype, prog);
+		free(prog);
+		return -2;
+	}
+	free(prog);
+	if (!kernel_knows(fstype)) {
+		char *argv[] = { (char *)"modprobe", (char *)"-q",
+				 (char *)fstype, NULL };
+
+		if (run_cmd(argv, NULL, true) != 0 || !kernel_knows(fstype)) {
+			error("the kernel does not support '%s': it is not in "
+			      "/proc/filesystems and 'modprobe %s' failed",
+			      fstype, fstype);
+			return -2;
+		}
+	}
+	return 0;
+}
+
+static char *first_line(const char *s)
+{
+	while (s && *s) {
+		size_t n = strcspn(s, "\n");
+		const char *p = s;
+
+		while (p < s + n && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < s + n)
+			return xstrndup(p, (size_t)(s + n - p));
+		s += n;
+		if (*s)
+			s++;
+	}
+	return NULL;
+}
+
+static char *tool_version(const char *prog, const struct mkfs_tool *t)
+{
+	char *argv[] = { (char *)prog, (char *)(t ? t->version : "-V"),
+			 NULL };
+	char *out = NULL, *line;
+
+	if (run_cmd(argv, &out, true) != 0) {
+		free(out);
+		return NULL;
+	}
+	line = first_line(out);
+	free(out);
+	return line;
+}
+
+/* The last few lines of a tool's output, for a readable error. */
+static const char *tail_lines(const char *s, int lines)
+{
+	const char *p = s + strlen(s);
+
+	while (p > s && p[-1] == '\n')
+		p--;
+	while (p > s) {
+		p--;
+		if (*p == '\n' && --lines == 0)
+			return p + 1;
+	}
+	return s;
+}
+
+int mkfs_run(const char *fstype, const char *device, const char *extra,
+	     char **version)
+{
+	const struct mkfs_tool *t = find_tool(fstype);
+	char *prog = xasprintf("mkfs.%s", fstype);
+	char **user = NULL, **argv = NULL, *out = NULL;
+	size_t nr = 0, alloc = 0, i;
+	char err[256];
+	int rc, ret = 0;
+
+	if (version)
+		*version = NULL;
+	if (extra) {
+		user = argv_split(extra, err, sizeof(err));
+		if (!user) {
+			error("bad mkfs arguments '%s': %s", extra, err);
+			free(prog);
+			return -2;
+		}
+	}
+	ALLOC_GROW(argv, nr + 1, alloc);
+	argv[nr++] = prog;
+	for (i = 0; t && t->flags[i]; i++) {
+		ALLOC_GROW(argv, nr + 1, alloc);
+		argv[nr++] = (char *)t->flags[i];
+	}
+	for (i = 0; user && user[i]; i++) {
+		ALLOC_GROW(argv, nr + 1, alloc);
+		argv[nr++] = user[i];
+	}
+	ALLOC_GROW(argv, nr + 2, alloc);
+	argv[nr++] = (char *)device;
+	argv[nr] = NULL;
+
+	rc = run_cmd(argv, &out, true);
+	if (rc == 127) {
+		error("cannot run '%s': not installed", prog);
+		ret = -2;
+	} else if (rc != 0) {
+		const char *msg = out ? tail_lines(out, 3) : "";
+		size_t len = strlen(msg);
+
+		while (len && msg[len - 1] == '\n')
+			len--;
+		error("'%s' failed on '%s' (exit %d)%s%.*s", prog, device, rc,
+		      len ? ":\n" : "", (int)len, msg);
+		ret = -1;
+	} else if (version) {
+		*version = tool_version(prog, t);
+	}
+	free(out);
+	free(argv);
+	argv_free(user);
+	free(prog);
+	return ret;
+}

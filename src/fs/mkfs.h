@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mkfs.h - run mkfs.<fstype> with the flags each tool needs to format
+ * without asking, and record which version of the tool made the
+ * filesystem (results of different mkfs versions are not comparable).
+ */
+#ifndef FSLAB_MKFS_H
+#define FSLAB_MKFS_H
+
+/*
+ * Can we make and mount fstype here?  0, or -2 after saying why:
+ * mkfs.<fstype> is not installed (naming the Debian package) or the
+ * kernel does not know the filesystem (not in /proc/filesystems and
+ * modprobe failed).
+ */
+int mkfs_check(const char *fstype);
+/*
+ * Format device.  extra is the user's mkfs= text (split like a shell
+ * would, may be NULL).  *version (may be NULL) receives the tool's
+ * version line or NULL when it could not be read.  0, -1 when mkfs
+ * failed (its output is printed), -2 for a bad extra or a missing tool.
+ */
+int mkfs_run(const char *fstype, const char *device, const char *extra,
+	     char **version);
+/* The Debian package that ships mkfs.<fstype>, or NULL if unknown. */
+const char *mkfs_package(const char *fstype);
+
+#endif
