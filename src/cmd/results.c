@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results.c - `fslab results`: list the runs in the results database,
+ * newest first, as a table or JSON, and delete one with --rm.  Read-only
+ * by default: a missing database is reported, never created.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "store/store.h"
+#include "util/util.h"
+
+static const char results_usage[] =
+	"usage: fslab results [--db PATH] [--format text|json] [--rm RUN]\n"
+	"\n"
+	"List the runs stored in the results database, newest first.\n"
+	"\n"
+	"  --db PATH        results database (default: "
+	"$XDG_DATA_HOME/fslab/results.db)\n"
+	"  --format FORMAT  text (a table, the default) or json\n"
+	"  --rm RUN         delete run RUN and everything it measured\n"
+	"  -h, --help       show this help\n";
+
+/* "a,b" of the distinct values, in first-seen order. */
+static char *join_distinct(char **vals, size_t nr)
+{
+	size_t len = 1, pos = 0;
+	char *out;
+
+	for (size_t i = 0; i < nr; i++)
+		len += strlen(vals[i] ? vals[i] : "?") + 1;
+	out = xmalloc(len);
+	out[0] = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		const char *v = vals[i] ? vals[i] : "?";
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(vals[j] ? vals[j] : "?", v);
+		if (seen)
+			continue;
+		pos += (size_t)sprintf(out + pos, "%s%s", pos ? "," : "", v);
+	}
+	return out;
+}
+
+static char *target_names(const struct run_rec *r)
+{
+	char **v = xcalloc(r->nr_targets + 1, sizeof(*v));
+	char *s;
+
+	for (size_t i = 0; i < r->nr_targets; i++)
+		v[i] = r->targets[i].name;
+	s = join_distinct(v, r->nr_targets);
+	free(v);
+	return s;
+}
+
+static char *workload_names(const struct run_rec *r)
+{
+	char **v = xcalloc(r->nr_wlruns + 1, sizeof(*v));
+	char *s;
+
+	for (size_t i = 0; i < r->nr_wlruns; i++)
+		v[i] = r->wlruns[i].workload;
+	s = join_distinct(v, r->nr_wlruns);
+	free(v);
+	return s;
+}
+
+static void fmt_local(char *buf, size_t len, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !localtime_r(&tt, &tm))
+		snprintf(buf, len, "-");
+	else
+		strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
+}
+
+struct row {
+	char id[24], started[32];
+	const char *status, *tag;
+	char *targets, *workloads;
+};
+
+static int width(int w, const char *s)
+{
+	int l = (int)strlen(s);
+
+	return l > w ? l : w;
+}
+
+static void print_text(struct run_rec **runs, size_t nr)
+{
+	struct row *rows = xcalloc(nr, sizeof(*rows));
+	int w_id = 2, w_st = 7, w_status = 6, w_tag = 3, w_tg = 7;
+
+	for (size_t i = 0; i < nr; i++) {
+		struct row *rw = &rows[i];
+
+		snprintf(rw->id, sizeof(rw->id), "%lld",
+			 (long long)runs[i]->id);
+		fmt_local(rw->started, sizeof(rw->started), runs[i]->started);
+		rw->status = runs[i]->status ? runs[i]->status : "?";
+		rw->tag = runs[i]->tag && *runs[i]->tag ? runs[i]->tag : "-";
+		rw->targets = target_names(runs[i]);
+		rw->workloads = workload_names(runs[i]);
+		w_id = width(w_id, rw->id);
+		w_st = width(w_st, rw->started);
+		w_status = width(w_status, rw->status);
+		w_tag = width(w_tag, rw->tag);
+		w_tg = width(w_tg, rw->targets);
+	}
+	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w_id, "ID", w_st,
+	       "STARTED", w_status, "STATUS", w_tag, "TAG", w_tg, "TARGETS",
+	       "WORKLOADS");
+	for (size_t i = 0; i < nr; i++) {
+		struct row *rw = &rows[i];
+
+		printf("%*s  %-*s  %-*s  %-*s  %-*s  %s\n", w_id, rw->id,
+		       w_st, rw->started, w_status, rw->status, w_tag, rw->tag,
+		       w_tg, rw->targets, rw->workloads);
+		free(rw->targets);
+		free(rw->workloads);
+	}
+	free(rows);
+}
+
+static json_t *jstr_or_null(const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+
+	return j ? j : json_null();
+}
+
+static json_t *jtime(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char buf[32];
+
+	if (!t || !gmtime_r(&tt, &tm))
+		return json_null();
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_string(buf);
+}
+
+static json_t *names_json(char **vals, size_t nr)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < nr; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = vals[i] && vals[j] && !strcmp(vals[i], vals[j]);
+		if (!seen && vals[i])
+			json_array_append_new(arr, jstr_or_null(vals[i]));
+	}
+	return arr;
+}
+
+static json_t *run_summary_json(const struct run_rec *r)
+{
+	json_t *o = json_object();
+	char **v;
+
+	json_object_set_new(o, "id", json_integer(r->id));
+	json_object_set_new(o, "started", jtime(r->started));
+	json_object_set_new(o, "started_unix", json_integer(r->started));
+	json_object_set_new(o, "finished", jtime(r->finished));
+	json_object_set_new(o, "finished_unix", r->finished ?
+			    json_integer(r->finished) : json_null());
+	json_object_set_new(o, "status", jstr_or_null(r->status));
+	json_object_set_new(o, "tag", jstr_or_null(r->tag));
+	json_object_set_new(o, "host", jstr_or_null(r->host));
+	json_object_set_new(o, "kernel", jstr_or_null(r->kernel));
+	json_object_set_new(o, "version", jstr_or_null(r->version));
+	json_object_set_new(o, "cmdline", jstr_or_null(r->cmdline));
+	v = xcalloc(r->nr_targets + 1, sizeof(*v));
+	for (size_t i = 0; i < r->nr_targets; i++)
+		v[i] = r->targets[i].name;
+	json_object_set_new(o, "targets", names_json(v, r->nr_targets));
+	free(v);
+	v = xcalloc(r->nr_wlruns + 1, sizeof(*v));
+	for (size_t i = 0; i < r->nr_wlruns; i++)
+		v[i] = r->wlruns[i].workload;
+	json_object_set_new(o, "workloads", names_json(v, r->nr_wlruns));
+	free(v);
+	return o;
+}
+
+static int print_json(struct run_rec **runs, size_t nr)
+{
+	json_t *root = json_object(), *arr = json_array();
+	char *s;
+	int rc = 0;
+
+	json_object_set_new(root, "format_version", json_integer(1));
+	for (size_t i = 0; i < nr; i++)
+		json_array_append_new(arr, run_summary_json(runs[i]));
+	json_object_set_new(root, "runs", arr);
+	s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!s)
+		return error("cannot serialize the run list to JSON");
+	if (printf("%s\n", s) < 0 || fflush(stdout))
+		rc = error_errno("cannot write to stdout");
+	free(s);
+	return rc;
+}
+
+int cmd_results(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "rm", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL, *format = "text", *rm = NULL;
+	char *path;
+	struct store *st;
+	struct run_rec **runs;
+	size_t nr;
+	long long id = 0;
+	int c, rc = EXIT_OK;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'r':
+			rm = optarg;
+			break;
+		case 'h':
+			fputs(results_usage, stdout);
+			return EXIT_OK;
+		case ':':
+			usage_die("option '%s' needs a value; see 'fslab "
+				  "results -h'", argv[optind - 1]);
+		default:
+			usage_die("unknown option '%s'; see 'fslab results -h'",
+				  argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_die("unexpected argument '%s'; see 'fslab results -h'",
+			  argv[optind]);
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		usage_die("unknown format '%s' (text or json)", format);
+	if (rm && parse_int(rm, 1, INT64_MAX, &id))
+		usage_die("--rm wants a run id, not '%s'", rm);
+
+	path = db ? xstrdup(db) : store_default_path();
+	if (access(path, F_OK) < 0) {
+		error("no results database at '%s'", path);
+		free(path);
+		return EXIT_RUNTIME;
+	}
+	if (store_open(path, &st)) {
+		free(path);
+		return EXIT_RUNTIME;
+	}
+	if (rm) {
+		if (store_delete_run(st, id))
+			rc = EXIT_RUNTIME;
+		else
+			printf("removed run %lld\n", id);
+	} else if (store_list_runs(st, &runs, &nr)) {
+		rc = EXIT_RUNTIME;
+	} else {
+		if (!strcmp(format, "json")) {
+			if (print_json(runs, nr))
+				rc = EXIT_RUNTIME;
+		} else if (!nr) {
+			printf("no runs stored in '%s'\n", path);
+		} else {
+			print_text(runs, nr);
+		}
+		for (size_t i = 0; i < nr; i++)
+			run_rec_free(runs[i]);
+		free(runs);
+	}
+	store_close(st);
+	free(path);
+	return rc;
+}

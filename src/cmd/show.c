@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * show.c - `fslab show`: print one stored run again, the way it looked
+ * when it ran (each workload's own report from the loaded records), or
+ * as JSON.  Runs of workloads this build does not know still show, as a
+ * generic phase table, so an old database stays readable.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "output/json.h"
+#include "store/store.h"
+#include "util/util.h"
+#include "workloads/registry.h"
+
+static const char show_usage[] =
+	"usage: fslab show [RUN|latest|TAG] [--db PATH] [--format text|json]\n"
+	"\n"
+	"Show one stored run: RUN is a run id (see 'fslab results'), a tag\n"
+	"(the newest run with it) or 'latest' (the default).\n"
+	"\n"
+	"  --db PATH        results database (default: "
+	"$XDG_DATA_HOME/fslab/results.db)\n"
+	"  --format FORMAT  text (each workload's report, the default) or "
+	"json\n"
+	"  -h, --help       show this help\n";
+
+#define MIB (1024.0 * 1024.0)
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static const char *str_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+static void print_header(FILE *out, const struct run_rec *r)
+{
+	time_t tt = (time_t)r->started;
+	struct tm tm;
+	char when[32] = "-";
+
+	if (r->started && localtime_r(&tt, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(out, "run %lld  %s  status %s  tag %s\n", (long long)r->id,
+		when, str_or(r->status, "?"), str_or(r->tag, "-"));
+	fprintf(out, "fslab %s  kernel %s  host %s  seed %llu\n",
+		str_or(r->version, "?"), str_or(r->kernel, "?"),
+		str_or(r->host, "?"), (unsigned long long)r->seed);
+	fprintf(out, "command: %s\n", str_or(r->cmdline, "?"));
+}
+
+/* A rate, or "-" when there is nothing to divide by. */
+static void fmt_rate(char *buf, size_t len, const struct phase_rec *p,
+		     const char *metric, double amount, double scale)
+{
+	const struct metric *m = phase_rec_metric(p, metric);
+	double v = NAN;
+
+	if (m)
+		v = m->value;
+	else if (p->m.wall_ns && !p->too_short)
+		v = amount / scale / ((double)p->m.wall_ns / 1e9);
+	if (isfinite(v))
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* For workloads without a report of their own (or unknown to us). */
+static void print_generic(FILE *out, const struct wlrun_rec *w)
+{
+	if (!w->nr_phases) {
+		fprintf(out, "no phases recorded\n");
+		return;
+	}
+	fprintf(out, "%-16s %3s %8s %8s %9s %7s %7s %4s %8s %8s\n", "PHASE",
+		"SEQ", "WALL_S", "MiB/s", "FILES/s", "USER_S", "SYS_S",
+		"SYS%", "RD_MiB", "WR_MiB");
+	for (size_t i = 0; i < w->nr_phases; i++) {
+		const struct phase_rec *p = &w->phases[i];
+		const struct measure *m = &p->m;
+		char mibs[32], files[32], busy[16], rd[32], wr[32];
+
+		fmt_rate(mibs, sizeof(mibs), p, "MiB/s", (double)p->bytes,
+			 MIB);
+		fmt_rate(files, sizeof(files), p, "files/s", (double)p->files,
+			 1);
+		if (m->sys_busy_pct >= 0)
+			snprintf(busy, sizeof(busy), "%.0f", m->sys_busy_pct);
+		else
+			snprintf(busy, sizeof(busy), "-");
+		if (m->have_dev) {
+			snprintf(rd, sizeof(rd), "%.1f",
+				 (double)m->rd_bytes / MIB);
+			snprintf(wr, sizeof(wr), "%.1f",
+				 (double)m->wr_bytes / MIB);
+		} else {
+			snprintf(rd, sizeof(rd), "-");
+			snprintf(wr, sizeof(wr), "-");
+		}
+		fprintf(out, "%-16s %3d %8.3f %8s %9s %7.3f %7.3f %4s %8s "
+			"%8s%s%s\n", str_or(p->name, "?"), p->seq,
+			(double)m->wall_ns / 1e9, mibs, files,
+			(double)m->user_ns / 1e9, (double)m->sys_ns / 1e9,
+			busy, rd, wr, p->status == PHASE_OK ? "" : "  ",
+			p->status == PHASE_FAILED ? "FAILED" :
+			p->status == PHASE_INTERRUPTED ? "INTERRUPTED" : "");
+	}
+}
+
+static void print_wlrun(FILE *out, const struct run_rec *r,
+			const struct wlrun_rec *w)
+{
+	const struct target_rec *t = run_rec_target(r, w);
+	const struct workload *wl = w->workload ? wl_find(w->workload) : NULL;
+
+	fprintf(out, "\n== %s on %s (%s, %s, mount: %s) rep %d: %s\n",
+		str_or(w->workload, "?"), t ? str_or(t->name, "?") : "?",
+		t ? str_or(t->fstype, "?") : "?",
+		t ? str_or(t->device, str_or(t->path, "?")) : "?",
+		t ? str_or(t->eff_mount_opts, "-") : "-", w->rep,
+		str_or(w->status, "?"));
+	if (wl && wl->report)
+		wl->report(out, r, w);
+	else
+		print_generic(out, w);
+}
+
+static void print_unfinished(FILE *out, const struct run_rec *r)
+{
+	fprintf(out, "\nrun %lld is incomplete (its process is gone); "
+		"finished phases:\n", (long long)r->id);
+	for (size_t i = 0; i < r->nr_wlruns; i++) {
+		const struct wlrun_rec *w = &r->wlruns[i];
+		const struct target_rec *t = run_rec_target(r, w);
+
+		fprintf(out, "  %s on %s rep %d:", str_or(w->workload, "?"),
+			t ? str_or(t->name, "?") : "?", w->rep);
+		if (!w->nr_phases)
+			fprintf(out, " none");
+		for (size_t j = 0; j < w->nr_phases; j++)
+			fprintf(out, "%s %s", j ? "," : "",
+				str_or(w->phases[j].name, "?"));
+		fputc('\n', out);
+	}
+	if (!r->nr_wlruns)
+		fprintf(out, "  none\n");
+}
+
+static int print_text(const struct run_rec *r)
+{
+	print_header(stdout, r);
+	for (size_t i = 0; i < r->nr_wlruns; i++)
+		print_wlrun(stdout, r, &r->wlruns[i]);
+	if (r->status && !strcmp(r->status, "incomplete"))
+		print_unfinished(stdout, r);
+	if (fflush(stdout))
+		return error_errno("cannot write to stdout");
+	return 0;
+}
+
+/* RUN as an id, "latest" or a tag; 0 after a message when not found. */
+static int resolve_run(struct store *st, const char *path, const char *arg,
+		       int64_t *id)
+{
+	long long n;
+
+	if (!arg || !strcmp(arg, "latest")) {
+		if (store_latest_run(st, NULL, id))
+			return -1;
+		if (!*id)
+			return error("no runs stored in '%s'", path);
+		return 0;
+	}
+	if (all_digits(arg)) {
+		if (parse_int(arg, 1, INT64_MAX, &n))
+			return error("no run '%s' in '%s'", arg, path);
+		*id = n;
+		return 0;
+	}
+	if (store_latest_run(st, arg, id))
+		return -1;
+	if (!*id)
+		return error("no run '%s' in '%s'", arg, path);
+	return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL, *format = "text", *arg = NULL;
+	struct run_rec *r = NULL;
+	struct store *st;
+	char *path;
+	int64_t id = 0;
+	int c, rc = EXIT_RUNTIME;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'h':
+			fputs(show_usage, stdout);
+			return EXIT_OK;
+		case ':':
+			usage_die("option '%s' needs a value; see 'fslab "
+				  "show -h'", argv[optind - 1]);
+		default:
+			usage_die("unknown option '%s'; see 'fslab show -h'",
+				  argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		arg = argv[optind++];
+	if (optind < argc)
+		usage_die("unexpected argument '%s'; see 'fslab show -h'",
+			  argv[optind]);
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		usage_die("unknown format '%s' (text or json)", format);
+
+	path = db ? xstrdup(db) : store_default_path();
+	if (access(path, F_OK) < 0) {
+		error("no results database at '%s'", path);
+		free(path);
+		return EXIT_RUNTIME;
+	}
+	if (store_open(path, &st)) {
+		free(path);
+		return EXIT_RUNTIME;
+	}
+	if (!resolve_run(st, path, arg, &id) && !store_load_run(st, id, &r)) {
+		if (!strcmp(format, "json"))
+			rc = json_write_run(r, "-") ? EXIT_RUNTIME : EXIT_OK;
+		else
+			rc = print_text(r) ? EXIT_RUNTIME : EXIT_OK;
+	}
+	run_rec_free(r);
+	store_close(st);
+	free(path);
+	return rc;
+}
