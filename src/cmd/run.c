@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * run.c - `fslab run`: parse targets and workloads, hand them to the
+ * runner.  With no arguments it runs the default suite on the default
+ * target: the README's "main job".
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "runner.h"
+#include "util/util.h"
+
+/* Short enough to finish in a few minutes on a 2-core VM; grows as
+ * workloads land, and must stay under 10 minutes. */
+static const char *const default_suite[] = {
+	"compilebench:initial-dirs=3,runs=10",
+};
+static const char default_target[] = "ext4";
+
+static const char usage_text[] =
+	"usage: fslab run [--target SPEC]... [--workload NAME[:key=val,...]]...\n"
+	"                 [--repeat N] [--db PATH] [--scratch DIR] [--tag LABEL]\n"
+	"                 [--seed N] [--json FILE] [--destroy-data=/dev/X]\n"
+	"\n"
+	"Build each target, run each workload on it, measure and store every\n"
+	"phase.  Repetitions are interleaved across targets (A B A B ...), each\n"
+	"on a freshly made filesystem.\n"
+	"\n"
+	"  -t, --target SPEC     filesystem under test (repeatable); default 'ext4'\n"
+	"                        (see 'fslab help targets')\n"
+	"  -w, --workload W      NAME[:key=val,...] (repeatable); default suite:\n"
+	"                        compilebench:initial-dirs=3,runs=10\n"
+	"                        (see 'fslab list' for workloads and options)\n"
+	"  -n, --repeat N        repetitions per target (default 1)\n"
+	"      --db PATH         results database (default\n"
+	"                        $XDG_DATA_HOME/fslab/results.db)\n"
+	"      --no-store        do not store results\n"
+	"      --scratch DIR     where loop images and mount points live\n"
+	"                        (default /var/tmp/fslab)\n"
+	"      --tag LABEL       label the run for 'fslab show LABEL'\n"
+	"      --seed N          run seed (default 555)\n"
+	"      --json FILE       also write the results as JSON ('-' = stdout)\n"
+	"      --destroy-data=/dev/X\n"
+	"                        allow formatting dev:/dev/X although it holds data\n"
+	"\n"
+	"Needs root for loop and dev: targets.  Exit codes: 0 success, 1 a run\n"
+	"failed, 2 usage error or a refused target.\n";
+
+static char *join_cmdline(int argc, char **argv)
+{
+	size_t len = 6;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = xmalloc(len + 1);
+	strcpy(s, "fslab");
+	for (int i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	enum { O_DB = 256, O_SCRATCH, O_TAG, O_SEED, O_JSON, O_DESTROY,
+	       O_NOSTORE };
+	static const struct option longopts[] = {
+		{ "target", required_argument, NULL, 't' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "repeat", required_argument, NULL, 'n' },
+		{ "db", required_argument, NULL, O_DB },
+		{ "no-store", no_argument, NULL, O_NOSTORE },
+		{ "scratch", required_argument, NULL, O_SCRATCH },
+		{ "tag", required_argument, NULL, O_TAG },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "json", required_argument, NULL, O_JSON },
+		{ "destroy-data", required_argument, NULL, O_DESTROY },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct run_config cfg;
+	size_t alloc_t = 0, alloc_w = 0;
+	char err[512];
+	long long v;
+	int c, rc;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.repeat = 1;
+	cfg.seed = 555;
+	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:w:n:h", longopts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 't':
+			ALLOC_GROW(cfg.targets, cfg.nr_targets + 1, alloc_t);
+			if (target_spec_parse(optarg,
+					      &cfg.targets[cfg.nr_targets],
+					      err, sizeof(err)) < 0)
+				usage_die("bad target '%s': %s", optarg, err);
+			cfg.nr_targets++;
+			break;
+		case 'w':
+			ALLOC_GROW(cfg.wls, cfg.nr_wls + 1, alloc_w);
+			if (run_workload_parse(optarg, &cfg.wls[cfg.nr_wls],
+					       err, sizeof(err)) < 0)
+				usage_die("%s", err);
+			cfg.nr_wls++;
+			break;
+		case 'n':
+			if (parse_int(optarg, 1, 100000, &v) < 0)
+				usage_die("--repeat takes a number from 1 to "
+					  "100000, not '%s'", optarg);
+			cfg.repeat = (int)v;
+			break;
+		case O_DB:
+			if (!*optarg)
+				usage_die("--db needs a path");
+			cfg.db = optarg;
+			break;
+		case O_NOSTORE:
+			cfg.db = "";
+			break;
+		case O_SCRATCH:
+			cfg.scratch = optarg;
+			break;
+		case O_TAG:
+			cfg.tag = optarg;
+			break;
+		case O_SEED:
+			if (parse_u64(optarg, &cfg.seed) < 0)
+				usage_die("--seed takes a non-negative "
+					  "integer, not '%s'", optarg);
+			break;
+		case O_JSON:
+			cfg.json = optarg;
+			break;
+		case O_DESTROY:
+			cfg.destroy_data = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case ':':
+			usage_die("option '%s' needs a value", argv[optind - 1]);
+		default:
+			usage_die("unknown option '%s' (see 'fslab run --help')",
+				  argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_die("unexpected argument '%s' (targets go after "
+			  "--target, workloads after --workload)",
+			  argv[optind]);
+	if (!cfg.nr_targets) {
+		cfg.targets = xcalloc(1, sizeof(*cfg.targets));
+		if (target_spec_parse(default_target, &cfg.targets[0], err,
+				      sizeof(err)) < 0)
+			BUG("default target: %s", err);
+		cfg.nr_targets = 1;
+	}
+	if (!cfg.nr_wls) {
+		cfg.wls = xcalloc(ARRAY_SIZE(default_suite), sizeof(*cfg.wls));
+		for (size_t i = 0; i < ARRAY_SIZE(default_suite); i++)
+			if (run_workload_parse(default_suite[i], &cfg.wls[i],
+					       err, sizeof(err)) < 0)
+				BUG("default suite: %s", err);
+		cfg.nr_wls = ARRAY_SIZE(default_suite);
+	}
+
+	rc = runner_execute(&cfg);
+
+	for (size_t i = 0; i < cfg.nr_targets; i++)
+		target_spec_release(&cfg.targets[i]);
+	for (size_t i = 0; i < cfg.nr_wls; i++)
+		run_workload_release(&cfg.wls[i]);
+	free(cfg.targets);
+	free(cfg.wls);
+	free((char *)cfg.cmdline);
+	return rc;
+}

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * main.c - the subcommand table and dispatch.  Preconditions live in the
+ * table's flags and are applied here, in one place; after the command
+ * returns, stdout is flushed and closed and a failure there (ENOSPC on a
+ * redirected report) turns into a non-zero exit, never silence.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "util/opt.h"
+#include "util/util.h"
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct cmd_struct commands[] = {
+	{ "cleanup", cmd_cleanup, "remove mounts, loop devices and images "
+				  "left by a killed fslab" },
+	{ "compilebench", cmd_compilebench, "drop-in replacement for "
+					    "compilebench 0.6" },
+	{ "list", cmd_list, "workloads, their phases and options" },
+	{ "results", cmd_results, "stored runs, newest first" },
+	{ "run", cmd_run, "build targets, run workloads, store results" },
+	{ "show", cmd_show, "one run's results in its workloads' classic "
+			    "format" },
+};
+
+static void print_help(FILE *out)
+{
+	fprintf(out,
+		"usage: fslab [--version] [help] <command> [<args>]\n"
+		"\n"
+		"fslab builds filesystems on loop images it owns (or uses a "
+		"directory or\ndevice you name), runs classic filesystem "
+		"workloads natively, measures\nevery phase and stores the "
+		"results in SQLite.\n\ncommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(out, "  %-13s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out,
+		"\n'fslab <command> --help' describes one command; "
+		"'fslab help targets' the\ntarget SPEC grammar.\n"
+		"\nexit codes: 0 success, 1 runtime failure, 2 usage error or "
+		"refusal\n(bad spec, unsafe device), 3 significant regression "
+		"(compare).\n");
+}
+
+static void print_targets_help(FILE *out)
+{
+	fprintf(out,
+		"target SPEC grammar:\n"
+		"  FSTYPE[:key=val,...]      a filesystem on a loop image "
+		"fslab owns\n"
+		"      mkfs=ARGS             extra mkfs arguments "
+		"(mkfs=-O ^flex_bg)\n"
+		"      mount=OPTS            mount options "
+		"(mount=noatime)\n"
+		"      size=N                sparse image size, default 8G "
+		"(k/m/g/t)\n"
+		"      name=LABEL            label shown in reports\n"
+		"  dev:/dev/X[:fs=T,mkfs=..,mount=..,name=..]\n"
+		"                            format a real device; refused "
+		"if it is mounted\n"
+		"                            or holds any signature unless "
+		"--destroy-data=/dev/X\n"
+		"  dir:PATH[:name=LABEL]     an existing directory; nothing "
+		"is formatted\n\n"
+		"Commas inside a value are written '\\,' or the value is "
+		"quoted:\n"
+		"  ext4:mount=data=writeback\\,noatime\n"
+		"  \"ext4:mount='data=writeback,noatime',name=wb\"\n");
+}
+
+static const struct cmd_struct *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int cmd_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}
+
+static int finish_stdout(int rc)
+{
+	/* Like git's run_builtin: a report that could not be written is
+	 * an error, not a success with a truncated file. */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "fslab: error: cannot write output: %s\n",
+			strerror(errno));
+		return rc ? rc : EXIT_RUNTIME;
+	}
+	if (fclose(stdout) && errno != EBADF) {
+		fprintf(stderr, "fslab: error: cannot close output: %s\n",
+			strerror(errno));
+		return rc ? rc : EXIT_RUNTIME;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd_struct *cmd;
+	const char *best = NULL;
+	size_t best_d = (size_t)-1;
+
+	if (argc < 2) {
+		print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("fslab %s\n", FSLAB_VERSION);
+		return finish_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc > 2 && !strcmp(argv[2], "targets")) {
+			print_targets_help(stdout);
+			return finish_stdout(EXIT_OK);
+		}
+		if (argc > 2 && (cmd = find_cmd(argv[2]))) {
+			char *hv[] = { argv[2], (char *)"--help", NULL };
+
+			return finish_stdout(cmd->fn(2, hv));
+		}
+		if (argc > 2) {
+			fprintf(stderr, "fslab: usage: no help topic '%s'\n",
+				argv[2]);
+			return EXIT_USAGE;
+		}
+		print_help(stdout);
+		return finish_stdout(EXIT_OK);
+	}
+	cmd = find_cmd(argv[1]);
+	if (cmd)
+		return finish_stdout(cmd->fn(argc - 1, argv + 1));
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		size_t d = str_distance(argv[1], commands[i].name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = commands[i].name;
+		}
+	}
+	if (best && best_d <= 2)
+		fprintf(stderr, "fslab: usage: '%s' is not an fslab command; "
+			"did you mean '%s'?\n", argv[1], best);
+	else
+		fprintf(stderr, "fslab: usage: '%s' is not an fslab command; "
+			"see 'fslab help'\n", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * summary.c - the end-of-run table.  Rows group every phase of the same
+ * name across the repetitions of one target spec, so `--repeat 5` shows
+ * n = 5 and the spread without a separate `compare`.
+ */
+#include "output/summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+#include "util/util.h"
+
+struct row {
+	int target_idx;          /* command-line index */
+	const char *target_name;
+	const char *workload;
+	const char *phase;
+	double *wall, *mibs, *files;
+	size_t n, nmibs, nfiles, alloc, alloc_m, alloc_f;
+	double busy_sum;
+	size_t busy_n;
+	size_t failed;
+};
+
+static struct row *find_row(struct row **rows, size_t *nr, size_t *alloc,
+			    int tidx, const char *tname, const char *wl,
+			    const char *phase)
+{
+	struct row *r;
+
+	for (size_t i = 0; i < *nr; i++) {
+		r = &(*rows)[i];
+		if (r->target_idx == tidx && !strcmp(r->workload, wl) &&
+		    !strcmp(r->phase, phase))
+			return r;
+	}
+	ALLOC_GROW(*rows, *nr + 1, *alloc);
+	r = &(*rows)[(*nr)++];
+	memset(r, 0, sizeof(*r));
+	r->target_idx = tidx;
+	r->target_name = tname;
+	r->workload = wl;
+	r->phase = phase;
+	return r;
+}
+
+static void push(double **arr, size_t *n, size_t *alloc, double v)
+{
+	ALLOC_GROW(*arr, *n + 1, *alloc);
+	(*arr)[(*n)++] = v;
+}
+
+static void print_num(FILE *out, double v, int width, int prec)
+{
+	if (isnan(v))
+		fprintf(out, " %*s", width, "-");
+	else
+		fprintf(out, " %*.*f", width, prec, v);
+}
+
+void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
+{
+	struct row *rows = NULL;
+	size_t nr = 0, alloc = 0;
+
+	for (size_t i = 0; i < r->nr_wlruns; i++) {
+		const struct wlrun_rec *w = &r->wlruns[i];
+		const struct target_rec *t = run_rec_target(r, w);
+
+		for (size_t j = 0; j < w->nr_phases; j++) {
+			const struct phase_rec *p = &w->phases[j];
+			const struct metric *m;
+			struct row *row;
+
+			/* Zero-work bookkeeping phases have no rates. */
+			if (!p->bytes && !p->files && !p->ops)
+				continue;
+			row = find_row(&rows, &nr, &alloc, t ? t->idx : 0,
+				       t ? t->name : "?", w->workload,
+				       p->name);
+			if (p->status != PHASE_OK) {
+				row->failed++;
+				continue;
+			}
+			push(&row->wall, &row->n, &row->alloc,
+			     (double)p->m.wall_ns / 1e9);
+			if ((m = phase_rec_metric(p, "MiB/s")))
+				push(&row->mibs, &row->nmibs, &row->alloc_m,
+				     m->value);
+			if ((m = phase_rec_metric(p, "files/s")))
+				push(&row->files, &row->nfiles,
+				     &row->alloc_f, m->value);
+			if (p->m.sys_busy_pct >= 0) {
+				row->busy_sum += p->m.sys_busy_pct;
+				row->busy_n++;
+			}
+		}
+	}
+
+	fprintf(out, "\nfslab run %lld %s: %zu target build(s), %zu workload "
+		"run(s)%s%s\n",
+		(long long)r->id, r->status, r->nr_targets, r->nr_wlruns,
+		dbpath ? "; stored in " : "", dbpath ? dbpath : "");
+	fprintf(out, "%-16s %-13s %-16s %4s %9s %9s %8s %10s %7s\n", "target",
+		"workload", "phase", "n", "mean s", "MiB/s", "CoV%",
+		"files/s", "sysCPU%");
+	for (size_t i = 0; i < nr; i++) {
+		struct row *row = &rows[i];
+		struct stats_summary ms;
+
+		stats_summarize(row->mibs, row->nmibs, &ms);
+		fprintf(out, "%-16.16s %-13.13s %-16.16s %4zu",
+			row->target_name, row->workload, row->phase, row->n);
+		print_num(out, stats_mean(row->wall, row->n), 9, 2);
+		print_num(out, ms.mean, 9, 2);
+		print_num(out, ms.cov_pct, 8, 1);
+		print_num(out, stats_mean(row->files, row->nfiles), 10, 0);
+		print_num(out, row->busy_n ? row->busy_sum /
+					     (double)row->busy_n
+					   : NAN,
+			  7, 1);
+		if (row->failed)
+			fprintf(out, "  (%zu failed)", row->failed);
+		fputc('\n', out);
+		free(row->wall);
+		free(row->mibs);
+		free(row->files);
+	}
+	free(rows);
+}

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * runner.c - the run loop and the phase API workloads report through.
+ *
+ * Repetitions are interleaved across targets (A B C A B C ...), each on
+ * a freshly built filesystem, so slow drift of a shared machine hits every
+ * configuration alike.  Every phase is measured the same way (measure.c),
+ * committed to the store on its own, and appended to the in-memory
+ * run_rec that the workload's report() and --json render.
+ *
+ * Signals: the first SIGINT/SIGTERM only sets a flag; workloads poll
+ * phase_stop_requested() and return, and the runner tears the target down
+ * normally.  A second signal exits at once: the state journal lets
+ * `fslab cleanup` finish the job.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <ftw.h>
+
+#include "fs/state.h"
+#include "measure.h"
+#include "output/json.h"
+#include "output/summary.h"
+#include "store/store.h"
+#include "util/util.h"
+#include "workloads/registry.h"
+
+struct runner {
+	const struct run_config *cfg;
+	struct store *st;       /* NULL when not storing */
+	struct run_rec *run;
+	struct target *target;  /* the target being used */
+};
+
+struct phase {
+	struct phase_rec rec;
+	struct measure_snap snap;
+	const char *devname;
+};
+
+static volatile sig_atomic_t stop_requested;
+static struct phase_hook *hooks;
+static size_t nr_hooks, alloc_hooks;
+
+static void on_signal(int sig)
+{
+	static const char msg[] =
+		"\nfslab: interrupted; finishing the current operation and "
+		"tearing down (again to abort, then run 'fslab cleanup')\n";
+
+	if (stop_requested) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	stop_requested = 1;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		stop_requested = 1;
+}
+
+bool phase_stop_requested(void)
+{
+	return stop_requested != 0;
+}
+
+void runner_add_hook(const struct phase_hook *hook)
+{
+	ALLOC_GROW(hooks, nr_hooks + 1, alloc_hooks);
+	hooks[nr_hooks++] = *hook;
+}
+
+/* ---- the phase API ---- */
+
+struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
+			  const char *label)
+{
+	struct phase *ph = xcalloc(1, sizeof(*ph));
+
+	ph->rec.name = xstrdup(name);
+	ph->rec.label = label ? xstrdup(label) : NULL;
+	ph->devname = ctx->target ? ctx->target->devname : NULL;
+	for (size_t i = 0; i < nr_hooks; i++)
+		if (hooks[i].begin &&
+		    hooks[i].begin(hooks[i].data, ctx, name) < 0)
+			phase_fail(ph, "phase hook '%s' failed", hooks[i].name);
+	measure_snap(&ph->snap, ph->devname);
+	return ph;
+}
+
+void phase_work(struct phase *ph, uint64_t bytes, uint64_t files,
+		uint64_t ops)
+{
+	ph->rec.bytes += bytes;
+	ph->rec.files += files;
+	ph->rec.ops += ops;
+}
+
+void phase_metric(struct phase *ph, const char *name, double value,
+		  const char *unit, enum better better)
+{
+	phase_rec_add_metric(&ph->rec, name, value, unit, better);
+}
+
+void phase_worker(struct phase *ph, int worker, uint64_t start_ns,
+		  uint64_t end_ns, uint64_t bytes, uint64_t files,
+		  uint64_t ops)
+{
+	struct worker_rec *w;
+
+	ALLOC_GROW(ph->rec.workers, ph->rec.nr_workers + 1,
+		   ph->rec.alloc_workers);
+	w = &ph->rec.workers[ph->rec.nr_workers++];
+	w->worker = worker;
+	w->start_ns = start_ns;
+	w->end_ns = end_ns;
+	w->bytes = bytes;
+	w->files = files;
+	w->ops = ops;
+}
+
+void phase_fail(struct phase *ph, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* Keep the first reason: later ones are usually consequences. */
+	if (ph->rec.status == PHASE_FAILED)
+		return;
+	ph->rec.status = PHASE_FAILED;
+	free(ph->rec.error);
+	ph->rec.error = xstrdup(msg);
+}
+
+int phase_end(struct wl_ctx *ctx, struct phase *ph,
+	      const struct phase_rec **out)
+{
+	struct measure_snap end;
+	struct phase_rec *rec;
+	int rc = 0;
+
+	measure_snap(&end, ph->devname);
+	measure_diff(&ph->snap, &end, &ph->rec.m);
+	if (stop_requested && ph->rec.status == PHASE_OK) {
+		ph->rec.status = PHASE_INTERRUPTED;
+		ph->rec.error = xstrdup("interrupted by a signal");
+	}
+	measure_derive(&ph->rec);
+	for (size_t i = nr_hooks; i-- > 0;)
+		if (hooks[i].end)
+			hooks[i].end(hooks[i].data, ctx, &ph->rec);
+
+	rec = wlrun_rec_new_phase(ctx->wlrun);
+	ph->rec.seq = rec->seq;
+	*rec = ph->rec;
+	free(ph);
+	if (ctx->runner && ctx->runner->st &&
+	    store_phase_add(ctx->runner->st, ctx->wlrun->id, rec) < 0)
+		rc = -1;
+	if (rec->status == PHASE_FAILED)
+		rc = -1;
+	if (out)
+		*out = rec;
+	return rc;
+}
+
+int wl_sync(struct wl_ctx *ctx)
+{
+	return target_sync(ctx->target);
+}
+
+int wl_drop_caches(struct wl_ctx *ctx)
+{
+	return target_drop_caches(ctx->target);
+}
+
+int wl_cold_cache(struct wl_ctx *ctx)
+{
+	return target_cold(ctx->target);
+}
+
+/* ---- workload specs ---- */
+
+int run_workload_parse(const char *s, struct run_workload *w, char *err,
+		       size_t errlen)
+{
+	const char *colon = strchr(s, ':');
+	char *name = colon ? xstrndup(s, (size_t)(colon - s)) : xstrdup(s);
+	const struct workload *wl = wl_find(name);
+	char why[512];
+
+	memset(w, 0, sizeof(*w));
+	if (!wl) {
+		const char *sug = wl_suggest(name);
+
+		if (sug)
+			snprintf(err, errlen,
+				 "unknown workload '%s' (did you mean '%s'?)",
+				 name, sug);
+		else
+			snprintf(err, errlen,
+				 "unknown workload '%s' (see 'fslab list')",
+				 name);
+		free(name);
+		return -1;
+	}
+	free(name);
+	w->wl = wl;
+	w->spec = xstrdup(s);
+	w->opts = xcalloc(1, wl->opts_size ? wl->opts_size : 1);
+	opt_defaults(wl->opts, w->opts);
+	if ((colon && opt_parse(wl->opts, w->opts, colon + 1, why,
+				sizeof(why)) < 0) ||
+	    (wl->check && wl->check(w->opts, why, sizeof(why)) < 0)) {
+		snprintf(err, errlen, "workload '%s': %s", wl->name, why);
+		run_workload_release(w);
+		return -1;
+	}
+	return 0;
+}
+
+void run_workload_release(struct run_workload *w)
+{
+	if (w->wl && w->opts)
+		opt_release(w->wl->opts, w->opts);
+	free(w->opts);
+	free(w->spec);
+	memset(w, 0, sizeof(*w));
+}
+
+/* ---- the run loop ---- */
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static struct run_rec *new_run(const struct run_config *cfg)
+{
+	struct run_rec *r = xcalloc(1, sizeof(*r));
+	struct utsname u;
+
+	r->started = (int64_t)(realtime_ns() / 1000000000ULL);
+	if (uname(&u) == 0) {
+		r->host = xstrdup(u.nodename);
+		r->kernel = xasprintf("%s %s", u.release, u.version);
+	} else {
+		r->host = xstrdup("unknown");
+		r->kernel = xstrdup("unknown");
+	}
+	r->version = xstrdup(FSLAB_VERSION);
+	r->cmdline = xstrdup(cfg->cmdline ? cfg->cmdline : "");
+	r->tag = cfg->tag ? xstrdup(cfg->tag) : NULL;
+	r->seed = cfg->seed;
+	r->status = xstrdup("running");
+	return r;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
+	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* rm -rf, staying on one filesystem and never following symlinks. */
+static int remove_tree(const char *path)
+{
+	if (nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
+		return error_errno("cannot remove '%s'", path);
+	return 0;
+}
+
+/*
+ * Give each workload its own subdirectory so several can share a target;
+ * the drop-in commands (plain) use the directory the user named as is.
+ */
+static char *workload_dir(const struct run_config *cfg, struct target *t,
+			  const struct workload *wl, size_t k)
+{
+	char *dir;
+
+	if (cfg->plain)
+		return xstrdup(t->workdir);
+	dir = xasprintf("%s/%s-%zu", t->workdir, wl->name, k);
+	if (mkdir_p(dir, 0755) < 0) {
+		error_errno("cannot create '%s'", dir);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static int run_one_workload(struct runner *rn, struct target *t,
+			    int target_idx, int rep, size_t k)
+{
+	const struct run_config *cfg = rn->cfg;
+	const struct run_workload *w = &cfg->wls[k];
+	struct wlrun_rec *wr = run_rec_new_wlrun(rn->run);
+	const char *status;
+	struct wl_ctx ctx;
+	int rc;
+
+	wr->target_idx = target_idx;
+	wr->target_id = rn->run->targets[target_idx].id;
+	wr->workload = xstrdup(w->wl->name);
+	wr->options = opt_format(w->wl->opts, w->opts);
+	wr->rep = rep;
+	wr->status = xstrdup("running");
+	if (rn->st && store_wlrun_begin(rn->st, rn->run->id, wr) < 0)
+		return -1;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dir = workload_dir(cfg, t, w->wl, k);
+	if (!ctx.dir)
+		return -1;
+	ctx.seed = cfg->seed;
+	ctx.rep = rep;
+	ctx.target = t;
+	ctx.progress = stderr;
+	ctx.runner = rn;
+	ctx.wlrun = wr;
+
+	if (!cfg->plain)
+		fprintf(stderr, "fslab: %s on %s (rep %d)\n", w->wl->name,
+			t->spec.name, rep);
+	rc = w->wl->run(&ctx, w->opts);
+	status = stop_requested ? "interrupted" : rc ? "failed" : "complete";
+	free(wr->status);
+	wr->status = xstrdup(status);
+	if (rn->st)
+		store_wlrun_finish(rn->st, wr->id, status);
+
+	if (!cfg->plain) {
+		printf("\n== %s on %s rep %d: %s\n", w->wl->name,
+		       t->spec.name, rep, status);
+	}
+	if (w->wl->report)
+		w->wl->report(stdout, rn->run, wr);
+	fflush(stdout);
+
+	/* Owned targets are destroyed anyway; a user's directory is not. */
+	if (!cfg->plain && t->spec.kind == TARGET_DIR && remove_tree(ctx.dir))
+		rc = -1;
+	free((char *)ctx.dir);
+	return rc;
+}
+
+int runner_execute(const struct run_config *cfg)
+{
+	struct runner rn = { .cfg = cfg };
+	struct target_env env;
+	int exit_code = EXIT_OK;
+	char *dbpath = NULL;
+	const char *status;
+	char tag[64];
+
+	install_signals();
+	if (!cfg->db || *cfg->db) {
+		dbpath = cfg->db ? xstrdup(cfg->db) : store_default_path();
+		if (store_open(dbpath, &rn.st) < 0) {
+			free(dbpath);
+			return EXIT_RUNTIME;
+		}
+	}
+	rn.run = new_run(cfg);
+	if (rn.st && store_run_begin(rn.st, rn.run) < 0) {
+		exit_code = EXIT_RUNTIME;
+		goto out;
+	}
+	snprintf(tag, sizeof(tag), "fslab-%lld-%ld", (long long)rn.run->id,
+		 (long)getpid());
+	env.scratch = cfg->scratch ? cfg->scratch : TARGET_DEFAULT_SCRATCH;
+	env.destroy_data = cfg->destroy_data;
+	env.tag = tag;
+
+	for (int rep = 0; rep < cfg->repeat && !stop_requested; rep++) {
+		for (size_t i = 0; i < cfg->nr_targets && !stop_requested;
+		     i++) {
+			struct target t;
+			struct target_rec *trec;
+			int idx, rc;
+
+			memset(&t, 0, sizeof(t));
+			t.loop_fd = -1;
+			rc = target_setup(&t, &cfg->targets[i], &env);
+			if (rc < 0) {
+				exit_code = rc == -2 ? EXIT_USAGE
+						     : EXIT_RUNTIME;
+				target_teardown(&t);
+				goto out;
+			}
+			rn.target = &t;
+			trec = run_rec_new_target(rn.run);
+			idx = (int)(rn.run->nr_targets - 1);
+			target_to_rec(&t, trec);
+			trec->idx = (int)i;
+			trec->rep = rep;
+			if (rn.st && store_target_add(rn.st, rn.run->id, trec)) {
+				exit_code = EXIT_RUNTIME;
+				target_teardown(&t);
+				goto out;
+			}
+			for (size_t k = 0; k < cfg->nr_wls && !stop_requested;
+			     k++)
+				if (run_one_workload(&rn, &t, idx, rep, k) < 0)
+					exit_code = EXIT_RUNTIME;
+			rn.target = NULL;
+			if (target_teardown(&t) < 0)
+				exit_code = EXIT_RUNTIME;
+		}
+	}
+out:
+	if (stop_requested && exit_code == EXIT_OK)
+		exit_code = EXIT_RUNTIME;
+	status = stop_requested ? "incomplete"
+		 : exit_code   ? "failed"
+			       : "complete";
+	free(rn.run->status);
+	rn.run->status = xstrdup(status);
+	rn.run->finished = (int64_t)(realtime_ns() / 1000000000ULL);
+	if (rn.st && rn.run->id)
+		store_run_finish(rn.st, rn.run->id, status);
+	if (cfg->json && json_write_run(rn.run, cfg->json) < 0)
+		exit_code = EXIT_RUNTIME;
+	if (!cfg->plain && rn.run->nr_wlruns)
+		summary_print(stdout, rn.run, dbpath);
+	run_rec_free(rn.run);
+	store_close(rn.st);
+	free(dbpath);
+	state_finish();
+	return exit_code;
+}

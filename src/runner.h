@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * runner.h - the run loop shared by `fslab run` and the drop-in
+ * `fslab compilebench`: build each target, run each workload on it,
+ * measure and store every phase, print each workload's classic report,
+ * tear everything down (also on SIGINT/SIGTERM).
+ */
+#ifndef FSLAB_RUNNER_H
+#define FSLAB_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fs/target.h"
+#include "workload.h"
+
+struct run_workload {
+	const struct workload *wl;
+	void *opts;          /* parsed option struct, wl->opts_size bytes */
+	char *spec;          /* as given on the command line */
+};
+
+struct run_config {
+	struct target_spec *targets;
+	size_t nr_targets;
+	struct run_workload *wls;
+	size_t nr_wls;
+	int repeat;              /* >= 1 */
+	const char *db;          /* NULL = store_default_path(); "" = no store */
+	const char *scratch;     /* image + mount point directory */
+	const char *tag;         /* NULL = none */
+	const char *json;        /* --json FILE, or NULL */
+	const char *destroy_data;
+	uint64_t seed;
+	const char *cmdline;     /* for the run row */
+	bool plain;              /* only the workloads' own output (drop-ins) */
+};
+
+/*
+ * Phase hooks: called around every phase of every workload, e.g. block
+ * tracing.  begin may return -1 to fail the phase; end may add metrics.
+ */
+struct phase_hook {
+	const char *name;
+	int (*begin)(void *data, struct wl_ctx *ctx, const char *phase);
+	void (*end)(void *data, struct wl_ctx *ctx, struct phase_rec *rec);
+	void *data;
+};
+void runner_add_hook(const struct phase_hook *hook);
+
+/* Run everything; returns an exit code (enum exit_code). */
+int runner_execute(const struct run_config *cfg);
+
+/* Parse "NAME[:k=v,...]" into w (allocates w->opts).  0 or -1 with err. */
+int run_workload_parse(const char *s, struct run_workload *w, char *err,
+		       size_t errlen);
+void run_workload_release(struct run_workload *w);
+
+#endif

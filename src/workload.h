@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * workload.h - the contract between the core and a workload.
+ *
+ * A workload is one file, src/workloads/<name>.c, that exports one
+ * `const struct workload wl_<name>` and keeps everything else static.
+ * It does filesystem work in ctx->dir and reports it in phases:
+ *
+ *	struct phase *ph = phase_begin(ctx, "create", "kernel-3");
+ *	... do the work, phase_work(ph, bytes, files, ops) ...
+ *	phase_metric(ph, "sync_s", 0.4, "s", BETTER_LOWER);
+ *	if (phase_end(ctx, ph, &res) < 0) goto out;
+ *
+ * The core measures time, CPU and device I/O around the phase, derives
+ * rates, runs the phase hooks (tracing), and commits the phase to the
+ * store in one transaction, so an interrupted run keeps what it measured.
+ * A workload never prints results itself: `report` renders the classic
+ * text from a wlrun_rec, the same whether it was just measured or loaded
+ * back from the store by `fslab show`.
+ *
+ * Adding a workload:
+ *  1. write src/workloads/<name>.c ending in
+ *     `const struct workload wl_<name> = { .name = "<name>", ... };`
+ *  2. declare it in src/workloads/registry.h and add it, sorted by name,
+ *     to the table in src/workloads/registry.c
+ *  3. add it to WORKLOADS in the Makefile
+ *  4. unit tests for its pure logic in tests/unit/, an integration test
+ *     in tests/t/; tests/unit/test_registry.c checks the table itself.
+ */
+#ifndef FSLAB_WORKLOAD_H
+#define FSLAB_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "result.h"
+#include "util/opt.h"
+
+struct target;
+struct runner;
+struct phase;
+
+enum workload_flags {
+	WL_NEEDS_ROOT = 1 << 0,    /* drops caches, remounts */
+	WL_NEEDS_FIEMAP = 1 << 1,  /* reads the extent map */
+	WL_MPI_AWARE = 1 << 2,     /* supports running on many ranks */
+};
+
+/* What a workload sees of the run. */
+struct wl_ctx {
+	const char *dir;          /* working directory on the target; exists */
+	uint64_t seed;            /* run seed (--seed), for reproducible draws */
+	int rep;                  /* repetition number, from 0 */
+	struct target *target;    /* the filesystem under test */
+	FILE *progress;           /* progress lines (stderr), never results */
+	struct runner *runner;    /* core-private */
+	struct wlrun_rec *wlrun;  /* the record being filled (read-only) */
+};
+
+struct workload {
+	const char *name;
+	const char *summary;            /* one line for `fslab list` */
+	const char *const *phases;      /* phase names, NULL-terminated */
+	unsigned flags;                 /* enum workload_flags */
+	const struct opt *opts;         /* option table, OPT_END-terminated */
+	size_t opts_size;               /* sizeof the option struct */
+	/*
+	 * Check the parsed options together (cross-field rules).  Returns 0,
+	 * or -1 with the reason in err.  May be NULL.
+	 */
+	int (*check)(const void *opts, char *err, size_t errlen);
+	/*
+	 * Do the work.  Returns 0, or -1 after the failure was printed and
+	 * recorded in the failing phase.  Must return promptly (within one
+	 * operation) once phase_stop_requested() turns true.
+	 */
+	int (*run)(struct wl_ctx *ctx, const void *opts);
+	/*
+	 * Print the workload's classic text result for one workload run
+	 * (its phases as measured or as loaded from the store).
+	 */
+	void (*report)(FILE *out, const struct run_rec *run,
+		       const struct wlrun_rec *wr);
+};
+
+/* ---- the phase API (implemented by the core, src/phase.c) ---- */
+
+/* Start measuring a phase.  label may be NULL.  Never fails. */
+struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
+			  const char *label);
+/* Add work done (accumulates). */
+void phase_work(struct phase *ph, uint64_t bytes, uint64_t files,
+		uint64_t ops);
+/* Record one of the workload's own figures. */
+void phase_metric(struct phase *ph, const char *name, double value,
+		  const char *unit, enum better better);
+/* Record one worker's share (threads, ranks); times are CLOCK_REALTIME. */
+void phase_worker(struct phase *ph, int worker, uint64_t start_ns,
+		  uint64_t end_ns, uint64_t bytes, uint64_t files,
+		  uint64_t ops);
+/* Mark the phase failed with a reason (printed once by the caller). */
+void phase_fail(struct phase *ph, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * Stop measuring, derive rates, run hooks, store.  *out (may be NULL)
+ * receives a pointer to the finished record inside ctx->wlrun, valid only
+ * until the next phase_end() (the array grows): copy what you need.
+ * Returns 0, or -1 when the phase failed or could not be stored (message
+ * printed).  ph is consumed either way.
+ */
+int phase_end(struct wl_ctx *ctx, struct phase *ph,
+	      const struct phase_rec **out);
+
+/* True once SIGINT/SIGTERM arrived: finish the current op and return. */
+bool phase_stop_requested(void);
+
+/* Cold cache: sync, remount (owned targets), drop caches.  0 or -1. */
+int wl_cold_cache(struct wl_ctx *ctx);
+/* Only sync + drop page/dentry/inode caches (no remount).  0 or -1. */
+int wl_drop_caches(struct wl_ctx *ctx);
+/* syncfs() the target.  0 or -1. */
+int wl_sync(struct wl_ctx *ctx);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * registry.c - every workload fslab knows, in one visible table sorted by
+ * name (no constructors, no link-order magic).  tests/unit/test_registry.c
+ * checks the table: sorted, unique, run set, options with valid defaults.
+ */
+#include "workloads/registry.h"
+
+#include <string.h>
+
+const struct workload *const workloads[] = {
+	&wl_compilebench,
+	NULL,
+};
+
+const struct workload *wl_find(const char *name)
+{
+	for (size_t i = 0; workloads[i]; i++)
+		if (!strcmp(workloads[i]->name, name))
+			return workloads[i];
+	return NULL;
+}
+
+const char *wl_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1;
+
+	for (size_t i = 0; workloads[i]; i++) {
+		size_t d = str_distance(name, workloads[i]->name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = workloads[i]->name;
+		}
+	}
+	return best && best_d <= 1 + strlen(name) / 3 ? best : NULL;
+}

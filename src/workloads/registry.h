@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* registry.h - the explicit, name-sorted table of workloads. */
+#ifndef FSLAB_REGISTRY_H
+#define FSLAB_REGISTRY_H
+
+#include "workload.h"
+
+extern const struct workload wl_compilebench;
+
+/* NULL-terminated, sorted by name. */
+extern const struct workload *const workloads[];
+
+/* The workload called name, or NULL. */
+const struct workload *wl_find(const char *name);
+/* Closest registered name for "did you mean", or NULL. */
+const char *wl_suggest(const char *name);
+
+#endif

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# lib.sh - a tiny TAP harness for fslab's integration tests.
+#
+# Each tests/t/tNNNN-*.sh sources this file, then calls ok/not_ok/check
+# and finally `finish`.  Resources a test creates are registered with
+# cleanup_add right after creation; they are released at exit, LIFO, also
+# when the test fails or is interrupted.
+#
+#   need_root / need_loop   skip the whole file when unavailable, except
+#                           under CI=true where that is a failure
+#   scratch_dir             private dir under /var/tmp ($SCRATCH), with
+#                           FSLAB_STATE_DIR=$SCRATCH/state and a private
+#                           results db ($DB)
+
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+FSLAB=${FSLAB:-$TOP/fslab}
+export FSLAB
+export XDG_DATA_HOME=${XDG_DATA_HOME:-/nonexistent-fslab-test-home}
+_ntest=0
+_nfail=0
+_cleanups=()
+
+_run_cleanups() {
+	local i
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${_cleanups[$i]}" >/dev/null 2>&1 || true
+	done
+	_cleanups=()
+}
+trap '_run_cleanups' EXIT
+trap '_run_cleanups; exit 130' INT TERM
+
+cleanup_add() {
+	_cleanups+=("$1")
+}
+
+ok() {
+	_ntest=$((_ntest + 1))
+	echo "ok $_ntest - $1"
+}
+
+not_ok() {
+	_ntest=$((_ntest + 1))
+	_nfail=$((_nfail + 1))
+	echo "not ok $_ntest - $1"
+	shift
+	local l
+	for l in "$@"; do
+		printf '%s\n' "$l" | sed 's/^/# /'
+	done
+}
+
+# check "description" cmd args...  (ok when the command exits 0)
+check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$desc"
+	else
+		not_ok "$desc" "command: $*" "$out"
+	fi
+}
+
+# check_fail "description" expected-exit-code cmd args...
+check_exit() {
+	local desc=$1 want=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "command: $*" "exit $rc, wanted $want" "$out"
+	fi
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+_need() {
+	if [ "${CI:-}" = true ]; then
+		echo "1..1"
+		echo "not ok 1 - $1 (required under CI)"
+		exit 1
+	fi
+	skip_all "$1"
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || _need "needs root"
+}
+
+need_loop() {
+	need_root
+	[ -e /dev/loop-control ] || _need "needs loop devices (/dev/loop-control)"
+}
+
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 || _need "needs $1"
+}
+
+scratch_dir() {
+	SCRATCH=$(mktemp -d /var/tmp/fslab-test.XXXXXX)
+	export SCRATCH
+	export FSLAB_STATE_DIR=$SCRATCH/state
+	DB=$SCRATCH/results.db
+	export DB
+	cleanup_add "rm -rf '$SCRATCH'"
+	# Registered after rm -rf so it runs first: nothing of ours may stay
+	# mounted or attached when the directory goes.
+	cleanup_add "_release_scratch '$SCRATCH'"
+}
+
+# Unmount and detach whatever still lives under a scratch dir.
+_release_scratch() {
+	local dir=$1 m l
+	for m in $(awk -v d="$dir" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r); do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	for l in /sys/block/loop*/loop/backing_file; do
+		[ -e "$l" ] || continue
+		case "$(cat "$l" 2>/dev/null)" in
+		"$dir"/*) losetup -d "/dev/$(basename "$(dirname "$(dirname "$l")")")" 2>/dev/null ;;
+		esac
+	done
+}
+
+# True when nothing is mounted or loop-attached under $1.
+nothing_left_under() {
+	local dir=$1 l
+	if awk -v d="$dir" 'index($2, d) == 1 { found = 1 } END { exit !found }' /proc/mounts; then
+		return 1
+	fi
+	for l in /sys/block/loop*/loop/backing_file; do
+		[ -e "$l" ] || continue
+		case "$(cat "$l" 2>/dev/null)" in
+		"$dir"/*) return 1 ;;
+		esac
+	done
+	return 0
+}
+
+finish() {
+	echo "1..$_ntest"
+	[ "$_nfail" -eq 0 ]
+}

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Every command answers --help with exit 0; misuse exits 2 with one line.
+. "$(dirname "$0")/lib.sh"
+
+for c in run list results show cleanup compilebench; do
+	check "fslab $c --help" "$FSLAB" "$c" --help
+	out=$("$FSLAB" help "$c" 2>&1)
+	case "$out" in
+	*usage:*) ok "fslab help $c prints usage" ;;
+	*) not_ok "fslab help $c prints usage" "$out" ;;
+	esac
+done
+check "fslab help" "$FSLAB" help
+check "fslab help targets" "$FSLAB" help targets
+check "fslab --version" "$FSLAB" --version
+
+check_exit "no command exits 2" 2 "$FSLAB"
+out=$("$FSLAB" rnu 2>&1); rc=$?
+[ $rc -eq 2 ] && [[ $out == *"did you mean 'run'"* ]] &&
+	ok "typo suggests the command" || not_ok "typo suggests the command" "$out"
+check_exit "run: unknown option exits 2" 2 "$FSLAB" run --bogus
+check_exit "run: bad target exits 2" 2 "$FSLAB" run --target 'ext4:sze=1G'
+out=$("$FSLAB" run --target 'ext4:sze=1G' 2>&1)
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && [[ $out == *"did you mean 'size'"* ]] &&
+	ok "bad target: one line with a suggestion" ||
+	not_ok "bad target: one line with a suggestion" "$out"
+out=$("$FSLAB" run --target 'ext4:mount=data=writeback,noatime' 2>&1)
+[[ $out == *'\,'* ]] && ok "stray comma item explains escaping" ||
+	not_ok "stray comma item explains escaping" "$out"
+check_exit "run: unknown workload exits 2" 2 "$FSLAB" run --workload nosuch
+check_exit "run: bad workload option exits 2" 2 "$FSLAB" run --workload compilebench:runs=x
+check_exit "run: bad --repeat exits 2" 2 "$FSLAB" run --repeat 0
+check_exit "list: unknown workload exits 2" 2 "$FSLAB" list nosuch
+out=$("$FSLAB" list -v)
+[[ $out == *compilebench* && $out == *initial-dirs* && $out == *patch* ]] &&
+	ok "list -v shows workloads, phases, options" ||
+	not_ok "list -v shows workloads, phases, options" "$out"
+finish

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# fslab run + compilebench on real loop-mounted ext4, xfs and btrfs:
+# the summary is compilebench's, the store and JSON hold the run, and
+# nothing stays mounted or attached afterwards.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/cbdata.sh"
+need_loop
+need_cmd sqlite3
+need_cmd python3
+scratch_dir
+have_cbdata || _need "compilebench data sets at $CBDATA"
+make_small_cbdata "$SCRATCH/cbdata"
+
+for fs in ext4 xfs btrfs; do
+	need_cmd mkfs.$fs
+	out=$SCRATCH/$fs.out
+	"$FSLAB" run --target "$fs:size=1G" \
+		--workload "compilebench:initial-dirs=2,runs=6,sources=$SCRATCH/cbdata" \
+		--db "$DB" --scratch "$SCRATCH" --tag "t1000-$fs" \
+		--json "$SCRATCH/$fs.json" >"$out" 2>"$SCRATCH/$fs.err"
+	rc=$?
+	if [ $rc -eq 0 ]; then ok "$fs: run exits 0"; else
+		not_ok "$fs: run exits 0" "exit $rc" "$(tail -20 "$SCRATCH/$fs.err")"; fi
+	if msg=$(check_cb_summary "$out"); then ok "$fs: summary in compilebench's format"
+	else not_ok "$fs: summary in compilebench's format" "$msg" "$(cat "$out")"; fi
+	n=$(cb_total_runs "$out")
+	[ "$n" -eq 6 ] && ok "$fs: six random ops counted" || not_ok "$fs: six random ops counted" "got $n"
+	grep -q '^intial create total runs 2 ' "$out" && ok "$fs: two initial creates" ||
+		not_ok "$fs: two initial creates" "$(cat "$out")"
+	grep -q '^create dir kernel-0 [0-9]*MB in [0-9.]* seconds ([0-9.]* MB/s)$' "$SCRATCH/$fs.err" &&
+		ok "$fs: compilebench progress lines on stderr" ||
+		not_ok "$fs: compilebench progress lines on stderr" "$(head -5 "$SCRATCH/$fs.err")"
+	run=$(sqlite3 "$DB" "select id from runs where tag = 't1000-$fs'")
+	st=$(sqlite3 "$DB" "select status from runs where id = $run")
+	[ "$st" = complete ] && ok "$fs: run stored as complete" || not_ok "$fs: run stored as complete" "status '$st'"
+	nph=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name not in ('native', 'summary')")
+	[ "$nph" -eq 8 ] && ok "$fs: 8 op phases stored" || not_ok "$fs: 8 op phases stored" "got $nph"
+	tfs=$(sqlite3 "$DB" "select fstype || ' ' || (uuid is not null) || ' ' || (mkfs_version is not null) from targets where run_id = $run")
+	[ "$tfs" = "$fs 1 1" ] && ok "$fs: target row has fs, uuid, mkfs version" ||
+		not_ok "$fs: target row has fs, uuid, mkfs version" "$tfs"
+	nm=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = $run and m.name = 'MiB/s' and m.unit = 'MiB/s' and m.better = 1")
+	[ "$nm" -ge 1 ] && ok "$fs: rates stored with unit and direction" || not_ok "$fs: rates stored with unit and direction" "got $nm"
+	if python3 - "$SCRATCH/$fs.json" "$fs" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format_version"] == 1
+r = d["run"]
+assert r["status"] == "complete", r["status"]
+assert r["targets"][0]["fstype"] == sys.argv[2]
+ph = r["workloads"][0]["phases"]
+assert any(p["name"] == "initial-create" for p in ph)
+for p in ph:
+    assert p["wall_ns"] >= 0
+PY
+	then ok "$fs: --json holds the run"; else not_ok "$fs: --json holds the run"; fi
+	"$FSLAB" show --db "$DB" "t1000-$fs" >"$SCRATCH/$fs.show" 2>&1
+	if msg=$(check_cb_summary "$SCRATCH/$fs.show"); then
+		# The stored run renders to the same summary as the live one.
+		if diff <(sed -n '/^run complete:$/,+12p' "$out") \
+			<(sed -n '/^run complete:$/,+12p' "$SCRATCH/$fs.show") >/dev/null; then
+			ok "$fs: show reproduces the live summary"
+		else not_ok "$fs: show reproduces the live summary" "$(cat "$SCRATCH/$fs.show")"; fi
+	else not_ok "$fs: show reproduces the live summary" "$msg"; fi
+	nothing_left_under "$SCRATCH" && ok "$fs: no mount or loop device left" ||
+		not_ok "$fs: no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
+	left=$(find "$SCRATCH" -maxdepth 1 \( -name '*.img' -o -name '*.mnt' \) | head -3)
+	[ -z "$left" ] && ok "$fs: no image or mount point left" || not_ok "$fs: no image or mount point left" "$left"
+done
+journals=$(find "$FSLAB_STATE_DIR" -type f 2>/dev/null | head -3)
+[ -z "$journals" ] && ok "state journals removed after clean runs" || not_ok "state journals removed after clean runs" "$journals"
+finish
