@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compilebench.c - `fslab compilebench`: a drop-in for compilebench 0.6
+ * with its option names, so existing scripts (autotest, Phoronix) keep
+ * working; the run itself goes through the shared runner and store like
+ * any `fslab run` of the compilebench workload on a dir: target.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cb/cbstate.h"
+#include "cmd.h"
+#include "runner.h"
+#include "util/util.h"
+#include "workloads/registry.h"
+
+static const char usage_text[] =
+"usage: fslab compilebench [options]\n"
+"\n"
+"Age a filesystem like compilebench 0.6: create kernel trees, then patch,\n"
+"compile, clean, read, stat and delete them in a fixed random order.\n"
+"\n"
+"  -i, --initial-dirs N   trees created first (30)\n"
+"  -r, --runs N           random ops to complete (100)\n"
+"  -D, --directory DIR    working directory (/mnt/default), created if\n"
+"                         missing\n"
+"  -s, --sources DIR      compilebench's dataset-* files (default: the\n"
+"                         built-in kernel-like model)\n"
+"  -b, --buffer-size N    read/write buffer in bytes (262144)\n"
+"  -m, --makej            compile, read and delete the initial trees only\n"
+"  -n, --no-sync          no syncs and no cache drops\n"
+"  -t, --trace FILE       accepted for compatibility (needs -d); blktrace\n"
+"  -d, --device DEV       is not used\n"
+"      --data a|random    file contents ('a' like compilebench)\n"
+"      --compat py3|fixed py3 keeps compilebench's counting quirks\n"
+"      --seed N           random seed (555)\n"
+"      --dry-run          print the planned ops, touch no disk\n"
+"      --db PATH          results store (default store; '' for none)\n"
+"  -h, --help             this text\n";
+
+enum {
+	OPT_DATA = 256,
+	OPT_COMPAT,
+	OPT_DRY_RUN,
+	OPT_DB,
+	OPT_SEED,
+};
+
+struct cli {
+	long long initial_dirs, runs;
+	const char *dir, *sources, *trace, *device, *db, *data, *compat;
+	const char *buffer_size, *seed;
+	bool makej, no_sync, dry_run;
+};
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "fslab compilebench: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+static int set_opt(const struct run_workload *w, const char *key,
+		   const char *val)
+{
+	char err[256];
+
+	if (opt_set(w->wl->opts, w->opts, key, val, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fslab compilebench: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int fill_workload(const struct cli *c, struct run_workload *w)
+{
+	char err[256], num[32];
+
+	if (run_workload_parse("compilebench", w, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fslab compilebench: %s\n", err);
+		return -1;
+	}
+	snprintf(num, sizeof(num), "%lld", c->initial_dirs);
+	if (set_opt(w, "initial-dirs", num))
+		return -1;
+	snprintf(num, sizeof(num), "%lld", c->runs);
+	if (set_opt(w, "runs", num) ||
+	    (c->sources && set_opt(w, "sources", c->sources)) ||
+	    (c->buffer_size && set_opt(w, "buffer-size", c->buffer_size)) ||
+	    set_opt(w, "makej", c->makej ? "yes" : "no") ||
+	    set_opt(w, "no-sync", c->no_sync ? "yes" : "no") ||
+	    (c->data && set_opt(w, "data", c->data)) ||
+	    (c->compat && set_opt(w, "compat", c->compat)) ||
+	    (c->seed && set_opt(w, "seed", c->seed)))
+		return -1;
+	if (w->wl->check && w->wl->check(w->opts, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fslab compilebench: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Plan the whole run with the same state machine, print it, no I/O. */
+static int dry_run(const struct cli *c)
+{
+	struct cb_params par = {
+		.initial_dirs = (int)c->initial_dirs, .runs = (int)c->runs,
+		.makej = c->makej, .compat = CB_COMPAT_PY3, .seed = 555,
+	};
+	struct cb_sets sets;
+	struct cb_state st;
+
+	/* the values were already checked by the option table */
+	if (c->compat && !strcmp(c->compat, "fixed"))
+		par.compat = CB_COMPAT_FIXED;
+	if (c->seed && parse_u64(c->seed, &par.seed) < 0)
+		return bad("bad --seed '%s'", c->seed);
+	if (c->sources && *c->sources) {
+		if (cb_sets_load(&sets, c->sources) < 0)
+			return EXIT_USAGE;
+	} else {
+		cb_sets_builtin(&sets);
+	}
+	cb_state_init(&st, &par, &sets);
+	cb_dry_run(stdout, &st);
+	cb_state_release(&st);
+	cb_sets_release(&sets);
+	return EXIT_OK;
+}
+
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+	static const struct option longopts[] = {
+		{ "initial-dirs", required_argument, NULL, 'i' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "directory", required_argument, NULL, 'D' },
+		{ "sources", required_argument, NULL, 's' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "makej", no_argument, NULL, 'm' },
+		{ "no-sync", no_argument, NULL, 'n' },
+		{ "trace", required_argument, NULL, 't' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "data", required_argument, NULL, OPT_DATA },
+		{ "compat", required_argument, NULL, OPT_COMPAT },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":i:r:D:s:b:mnt:d:h", longopts,
+				 NULL)) != -1) {
+		switch (ch) {
+		case 'i':
+			if (parse_int(optarg, 0, 100000, &c->initial_dirs) < 0)
+				return bad("bad --initial-dirs '%s'", optarg);
+			break;
+		case 'r':
+			if (parse_int(optarg, 0, 100000000, &c->runs) < 0)
+				return bad("bad --runs '%s'", optarg);
+			break;
+		case 'D':
+			c->dir = optarg;
+			break;
+		case 's':
+			c->sources = optarg;
+			break;
+		case 'b':
+			c->buffer_size = optarg;
+			break;
+		case 'm':
+			c->makej = true;
+			break;
+		case 'n':
+			c->no_sync = true;
+			break;
+		case 't':
+			c->trace = optarg;
+			break;
+		case 'd':
+			c->device = optarg;
+			break;
+		case OPT_DATA:
+			c->data = optarg;
+			break;
+		case OPT_COMPAT:
+			c->compat = optarg;
+			break;
+		case OPT_SEED:
+			c->seed = optarg;
+			break;
+		case OPT_DRY_RUN:
+			c->dry_run = true;
+			break;
+		case OPT_DB:
+			c->db = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		case ':':
+			return bad("option '%s' needs a value",
+				   argv[optind - 1]);
+		default:
+			return bad("unknown option '%s' (see --help)",
+				   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+int cmd_compilebench(int argc, char **argv)
+{
+	struct cli c = {
+		.initial_dirs = 30, .runs = 100, .dir = "/mnt/default",
+	};
+	struct run_config cfg;
+	struct target_spec ts;
+	struct run_workload w;
+	char err[256], *spec;
+	struct stat sb;
+	int rc;
+
+	memset(&w, 0, sizeof(w));
+	rc = parse_args(argc, argv, &c);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (c.trace && !c.device) {
+		fprintf(stderr, "No blktrace device specified\n");
+		return EXIT_RUNTIME;
+	}
+	if (fill_workload(&c, &w) < 0) {
+		run_workload_release(&w);
+		return EXIT_USAGE;
+	}
+	if (c.dry_run) {
+		rc = dry_run(&c);
+		run_workload_release(&w);
+		return rc;
+	}
+	if (c.trace)
+		warning("blktrace is not used; block tracing will come "
+			"through tracefs");
+	if (stat(c.dir, &sb)) {
+		fprintf(stderr, "creating %s\n", c.dir);
+		if (mkdir_p(c.dir, 0755)) {
+			error_errno("cannot create '%s'", c.dir);
+			run_workload_release(&w);
+			return EXIT_RUNTIME;
+		}
+	}
+	spec = xasprintf("dir:%s", c.dir);
+	if (target_spec_parse(spec, &ts, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fslab compilebench: %s\n", err);
+		free(spec);
+		run_workload_release(&w);
+		return EXIT_USAGE;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.targets = &ts;
+	cfg.nr_targets = 1;
+	cfg.wls = &w;
+	cfg.nr_wls = 1;
+	cfg.repeat = 1;
+	cfg.db = c.db;
+	cfg.seed = 555;
+	cfg.cmdline = "fslab compilebench";
+	cfg.plain = true;
+	rc = runner_execute(&cfg);
+	target_spec_release(&ts);
+	free(spec);
+	run_workload_release(&w);
+	return rc;
+}
