@@ -9,8 +9,10 @@
  */
 #include "cb/cbstate.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -79,6 +81,23 @@ static const char *const data_files[] = {
 	"dataset-unpatched", "dataset-patched",
 	"dataset-unpatched-compiled", "dataset-patched-compiled",
 };
+
+int cb_sources_check(const char *dir, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(data_files); i++) {
+		char *path = path_join(dir, data_files[i]);
+		int rc = access(path, R_OK);
+		int e = errno;
+
+		free(path);
+		if (rc < 0) {
+			snprintf(err, errlen, "sources '%s': cannot read '%s': "
+				 "%s", dir, data_files[i], strerror(e));
+			return -1;
+		}
+	}
+	return 0;
+}
 
 int cb_sets_load(struct cb_sets *s, const char *dir)
 {

@@ -108,6 +108,9 @@ void cb_derive(struct cb_sets *out, const struct treemodel *u,
 	       const struct treemodel *p, const struct treemodel *uc,
 	       const struct treemodel *pc);
 /* Load dataset-* from dir and derive.  0 or -1 (message printed). */
+/* Check that dir holds the four readable dataset-* files, before any
+ * filesystem is built for a run that would then fail.  0 or -1 with err. */
+int cb_sources_check(const char *dir, char *err, size_t errlen);
 int cb_sets_load(struct cb_sets *s, const char *dir);
 /* The built-in model (kmodel), derived. */
 void cb_sets_builtin(struct cb_sets *s);

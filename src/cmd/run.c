@@ -92,7 +92,6 @@ int cmd_run(int argc, char **argv)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.repeat = 1;
 	cfg.seed = 555;
-	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:w:n:h", longopts, NULL)) !=
@@ -174,6 +173,7 @@ int cmd_run(int argc, char **argv)
 		cfg.nr_wls = ARRAY_SIZE(default_suite);
 	}
 
+	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
 	rc = runner_execute(&cfg);
 
 	for (size_t i = 0; i < cfg.nr_targets; i++)

@@ -796,6 +796,9 @@ static int cb_check(const void *vopts, char *err, size_t errlen)
 			 "64M, not %llu", (unsigned long long)o->buffer_size);
 		return -1;
 	}
+	if (o->sources && *o->sources &&
+	    cb_sources_check(o->sources, err, errlen) < 0)
+		return -1;
 	return 0;
 }
 

@@ -30,6 +30,7 @@ out=$("$FSLAB" run --target 'ext4:mount=data=writeback,noatime' 2>&1)
 	not_ok "stray comma item explains escaping" "$out"
 check_exit "run: unknown workload exits 2" 2 "$FSLAB" run --workload nosuch
 check_exit "run: bad workload option exits 2" 2 "$FSLAB" run --workload compilebench:runs=x
+check_exit "run: unreadable compilebench sources exit 2 before any mkfs" 2 "$FSLAB" run --workload compilebench:sources=/nonexistent
 check_exit "run: bad --repeat exits 2" 2 "$FSLAB" run --repeat 0
 check_exit "list: unknown workload exits 2" 2 "$FSLAB" list nosuch
 out=$("$FSLAB" list -v)
