@@ -19,6 +19,7 @@ int cmd_results(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 int cmd_compilebench(int argc, char **argv);
+int cmd_frag(int argc, char **argv);
 
 /* True when argv holds -h or --help before any "--". */
 int cmd_wants_help(int argc, char **argv);

@@ -26,6 +26,7 @@ static const struct cmd_struct commands[] = {
 				  "left by a killed fslab" },
 	{ "compilebench", cmd_compilebench, "drop-in replacement for "
 					    "compilebench 0.6" },
+	{ "frag", cmd_frag, "fragmentation and layout survey of trees" },
 	{ "list", cmd_list, "workloads, their phases and options" },
 	{ "results", cmd_results, "stored runs, newest first" },
 	{ "run", cmd_run, "build targets, run workloads, store results" },

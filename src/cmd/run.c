@@ -16,7 +16,7 @@
 /* Short enough to finish in a few minutes on a 2-core VM; grows as
  * workloads land, and must stay under 10 minutes. */
 static const char *const default_suite[] = {
-	"compilebench:initial-dirs=3,runs=10",
+	"compilebench:initial-dirs=10,runs=30",
 };
 static const char default_target[] = "ext4";
 
@@ -32,7 +32,7 @@ static const char usage_text[] =
 	"  -t, --target SPEC     filesystem under test (repeatable); default 'ext4'\n"
 	"                        (see 'fslab help targets')\n"
 	"  -w, --workload W      NAME[:key=val,...] (repeatable); default suite:\n"
-	"                        compilebench:initial-dirs=3,runs=10\n"
+	"                        compilebench:initial-dirs=10,runs=30\n"
 	"                        (see 'fslab list' for workloads and options)\n"
 	"  -n, --repeat N        repetitions per target (default 1)\n"
 	"      --db PATH         results database (default\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 const struct workload *const workloads[] = {
+	&wl_bonnie,
 	&wl_compilebench,
 	NULL,
 };

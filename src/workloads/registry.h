@@ -5,6 +5,7 @@
 
 #include "workload.h"
 
+extern const struct workload wl_bonnie;
 extern const struct workload wl_compilebench;
 
 /* NULL-terminated, sorted by name. */
