@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "output/json.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -140,18 +141,6 @@ static json_t *jstr_or_null(const char *s)
 	return j ? j : json_null();
 }
 
-static json_t *jtime(int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char buf[32];
-
-	if (!t || !gmtime_r(&tt, &tm))
-		return json_null();
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return json_string(buf);
-}
-
 static json_t *names_json(char **vals, size_t nr)
 {
 	json_t *arr = json_array();
@@ -173,9 +162,9 @@ static json_t *run_summary_json(const struct run_rec *r)
 	char **v;
 
 	json_object_set_new(o, "id", json_integer(r->id));
-	json_object_set_new(o, "started", jtime(r->started));
+	json_object_set_new(o, "started", json_time_iso(r->started));
 	json_object_set_new(o, "started_unix", json_integer(r->started));
-	json_object_set_new(o, "finished", jtime(r->finished));
+	json_object_set_new(o, "finished", json_time_iso(r->finished));
 	json_object_set_new(o, "finished_unix", r->finished ?
 			    json_integer(r->finished) : json_null());
 	json_object_set_new(o, "status", jstr_or_null(r->status));

@@ -50,7 +50,7 @@ static json_t *ju64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-static json_t *jiso(int64_t t)
+json_t *json_time_iso(int64_t t)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -191,9 +191,9 @@ static json_t *run_json(const struct run_rec *r)
 	json_t *o = json_object(), *arr;
 
 	set(o, "id", json_integer(r->id));
-	set(o, "started", jiso(r->started));
+	set(o, "started", json_time_iso(r->started));
 	set(o, "started_unix", json_integer(r->started));
-	set(o, "finished", jiso(r->finished));
+	set(o, "finished", json_time_iso(r->finished));
 	set(o, "finished_unix",
 	    r->finished ? json_integer(r->finished) : json_null());
 	set(o, "host", jstr(r->host));

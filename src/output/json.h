@@ -6,6 +6,8 @@
 #ifndef FSLAB_JSON_H
 #define FSLAB_JSON_H
 
+#include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "result.h"
@@ -16,5 +18,8 @@
 int json_write_run(const struct run_rec *r, const char *path);
 /* Serialize r to a newly allocated string (caller frees). */
 char *json_dump_run(const struct run_rec *r);
+
+/* Unix time t as an ISO 8601 UTC string, or JSON null when t is 0. */
+json_t *json_time_iso(int64_t t);
 
 #endif
