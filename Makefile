@@ -59,7 +59,8 @@ unit: $(UNIT_BINS)
 asan:
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined all
 
-check: deps
+check:
+	@scripts/install-deps.sh --test
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined all unit

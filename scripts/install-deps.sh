@@ -1,12 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Install the Debian packages fslab builds and tests with, if missing.
-# Idempotent and quiet when everything is there, so `make run` and
-# `make check` can call it every time on a fresh Debian 12 machine.
+# Install the Debian packages fslab needs, if missing: to build and run
+# it by default, and with --test also what the test suite drives (peers,
+# a browser for the HTML report, the sqlite3 CLI).  Idempotent and quiet
+# when everything is there, so `make run` and `make check` call it every
+# time on a fresh Debian 12 machine.
 set -e
+# Build and run.
 PKGS="build-essential pkg-config libsqlite3-dev libblkid-dev libmount-dev
-libjansson-dev libcmocka-dev e2fsprogs xfsprogs btrfs-progs util-linux
-perl python3 sqlite3"
+libjansson-dev libcmocka-dev e2fsprogs xfsprogs btrfs-progs util-linux"
+# Only for `make check`.
+TEST_PKGS="perl python3 sqlite3"
+[ "${1:-}" = --test ] && PKGS="$PKGS $TEST_PKGS"
 missing=
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

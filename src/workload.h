@@ -58,6 +58,14 @@ struct wl_ctx {
 	struct wlrun_rec *wlrun;  /* the record being filled (read-only) */
 };
 
+/* One configuration in a comparison: its label and its repetitions. */
+struct cmp_group {
+	const char *label;                  /* target name, or RUN/TAG */
+	const struct run_rec *run;          /* the run the reps belong to */
+	const struct wlrun_rec *const *reps; /* same workload, one per rep */
+	size_t nr_reps;
+};
+
 struct workload {
 	const char *name;
 	const char *summary;            /* one line for `fslab list` */
@@ -82,6 +90,21 @@ struct workload {
 	 */
 	void (*report)(FILE *out, const struct run_rec *run,
 		       const struct wlrun_rec *wr);
+	/*
+	 * Optional: the workload's classic side-by-side comparison of several
+	 * configurations (groups[0] is the baseline), e.g. compilebench's two
+	 * "Average ... results" blocks, FFSB's "tps@%CPU +x% over baseline".
+	 * `fslab compare` prints it before its generic statistics table.
+	 */
+	void (*report_compare)(FILE *out, const struct cmp_group *groups,
+			       size_t nr_groups);
+	/*
+	 * The figures that decide "better or worse", as "phase/metric"
+	 * ("summary/patch.avg", "read/MiB/s"), NULL-terminated; may be NULL.
+	 * compare uses them for its roll-up and --fail-on-regression, and
+	 * run --until-cov watches the first.
+	 */
+	const char *const *key_metrics;
 };
 
 /* ---- the phase API (implemented by the core, src/phase.c) ---- */
