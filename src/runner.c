@@ -24,11 +24,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <ftw.h>
+#include <math.h>
 
 #include "fs/state.h"
 #include "measure.h"
 #include "output/json.h"
 #include "output/summary.h"
+#include "stats/stats.h"
 #include "store/store.h"
 #include "util/util.h"
 #include "workloads/registry.h"
@@ -296,13 +298,13 @@ static int remove_tree(const char *path)
  * the drop-in commands (plain) use the directory the user named as is.
  */
 static char *workload_dir(const struct run_config *cfg, struct target *t,
-			  const struct workload *wl, size_t k)
+			  const struct workload *wl, size_t k, int rep)
 {
 	char *dir;
 
 	if (cfg->plain)
 		return xstrdup(t->workdir);
-	dir = xasprintf("%s/%s-%zu", t->workdir, wl->name, k);
+	dir = xasprintf("%s/%s-%zu-r%d", t->workdir, wl->name, k, rep);
 	if (mkdir_p(dir, 0755) < 0) {
 		error_errno("cannot create '%s'", dir);
 		free(dir);
@@ -331,7 +333,7 @@ static int run_one_workload(struct runner *rn, struct target *t,
 		return -1;
 
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.dir = workload_dir(cfg, t, w->wl, k);
+	ctx.dir = workload_dir(cfg, t, w->wl, k, rep);
 	if (!ctx.dir)
 		return -1;
 	ctx.seed = cfg->seed;
@@ -366,16 +368,198 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	return rc;
 }
 
+/* A target built for (a series of) repetitions. */
+struct live_target {
+	struct target t;
+	int rec_idx;   /* its target_rec in run->targets */
+	bool up;
+};
+
+/*
+ * Build target i unless it is already up (--reuse keeps it between
+ * repetitions).  Returns 0, -2 when refused, -3 on another failure.
+ */
+static int target_up(struct runner *rn, struct live_target *lt, size_t i,
+		     int rep, const struct target_env *env)
+{
+	struct target_rec *trec;
+	int rc;
+
+	if (lt->up)
+		return 0;
+	memset(&lt->t, 0, sizeof(lt->t));
+	lt->t.loop_fd = -1;
+	rc = target_setup(&lt->t, &rn->cfg->targets[i], env);
+	if (rc < 0) {
+		target_teardown(&lt->t);
+		return rc == -2 ? -2 : -3;
+	}
+	trec = run_rec_new_target(rn->run);
+	lt->rec_idx = (int)(rn->run->nr_targets - 1);
+	target_to_rec(&lt->t, trec);
+	trec->idx = (int)i;
+	trec->rep = rep;
+	if (rn->st && store_target_add(rn->st, rn->run->id, trec) < 0) {
+		target_teardown(&lt->t);
+		return -3;
+	}
+	lt->up = true;
+	return 0;
+}
+
+static int target_down(struct live_target *lt)
+{
+	if (!lt->up)
+		return 0;
+	lt->up = false;
+	return target_teardown(&lt->t);
+}
+
+/*
+ * One repetition of every workload on target i.  Returns 0, -1 when a
+ * workload failed (the series goes on), or target_up()'s -2/-3 (it
+ * stops).
+ */
+static int run_rep(struct runner *rn, struct live_target *lt, size_t i,
+		   int rep, const struct target_env *env)
+{
+	const struct run_config *cfg = rn->cfg;
+	int rc = target_up(rn, lt, i, rep, env);
+
+	if (rc < 0)
+		return rc;
+	rn->target = &lt->t;
+	for (size_t k = 0; k < cfg->nr_wls && !stop_requested; k++)
+		if (run_one_workload(rn, &lt->t, lt->rec_idx, rep, k) < 0)
+			rc = -1;
+	rn->target = NULL;
+	if (!cfg->reuse && target_down(lt) < 0)
+		rc = -1;
+	return rc;
+}
+
+/*
+ * The value --until-cov watches for one workload run: the first key
+ * metric of the first workload ("phase/metric", averaged over that
+ * phase's instances), or, for a workload without key metrics, its total
+ * phase wall time.  NAN when the run has no such figure.
+ */
+static double watched_value(const struct workload *wl,
+			    const struct wlrun_rec *w)
+{
+	const char *key = wl->key_metrics ? wl->key_metrics[0] : NULL;
+	const char *slash = key ? strchr(key, '/') : NULL;
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t j = 0; j < w->nr_phases; j++) {
+		const struct phase_rec *p = &w->phases[j];
+		const struct metric *m;
+
+		if (!slash) {
+			sum += (double)p->m.wall_ns / 1e9;
+			n = 1;
+			continue;
+		}
+		if (strncmp(p->name, key, (size_t)(slash - key)) ||
+		    p->name[slash - key])
+			continue;
+		if ((m = phase_rec_metric(p, slash + 1))) {
+			sum += m->value;
+			n++;
+		}
+	}
+	return n ? sum / (double)n : NAN;
+}
+
+/* CoV % of the watched value over target i's finished repetitions. */
+static double target_cov(const struct runner *rn, size_t i, size_t *nr)
+{
+	const struct workload *wl = rn->cfg->wls[0].wl;
+	const struct run_rec *r = rn->run;
+	double *v = xcalloc(r->nr_wlruns + 1, sizeof(*v));
+	struct stats_summary s;
+	size_t n = 0;
+
+	for (size_t j = 0; j < r->nr_wlruns; j++) {
+		const struct wlrun_rec *w = &r->wlruns[j];
+		double x;
+
+		if (strcmp(w->workload, wl->name) ||
+		    strcmp(w->status, "complete") ||
+		    r->targets[w->target_idx].idx != (int)i)
+			continue;
+		x = watched_value(wl, w);
+		if (!isnan(x))
+			v[n++] = x;
+	}
+	stats_summarize(v, n, &s);
+	free(v);
+	*nr = n;
+	return s.cov_pct;
+}
+
+/*
+ * Has the series for the given targets (NULL = all) done enough
+ * repetitions?  Without --until-cov that is --repeat; with it, at least
+ * --repeat (and 2) and then until every target's CoV is at or below the
+ * threshold, or --max-repeat.
+ */
+static bool series_done(const struct runner *rn, const size_t *only,
+			size_t nr, int done)
+{
+	const struct run_config *cfg = rn->cfg;
+	int min = cfg->repeat;
+
+	if (cfg->until_cov <= 0)
+		return done >= cfg->repeat;
+	if (min < 2)
+		min = 2;
+	if (done < min)
+		return false;
+	if (done >= cfg->max_repeat)
+		return true;
+	for (size_t k = 0; k < nr; k++) {
+		size_t n, i = only ? *only : k;
+		double cov = target_cov(rn, i, &n);
+
+		if (isnan(cov) || cov > cfg->until_cov)
+			return false;
+	}
+	return true;
+}
+
+static void print_settling(const struct runner *rn)
+{
+	const struct run_config *cfg = rn->cfg;
+
+	for (size_t i = 0; i < cfg->nr_targets; i++) {
+		size_t n;
+		double cov = target_cov(rn, i, &n);
+
+		if (!isnan(cov) && cov <= cfg->until_cov)
+			printf("until-cov: %s settled at CoV %.2f%% after %zu "
+			       "repetition(s)\n", cfg->targets[i].name, cov, n);
+		else
+			printf("until-cov: %s did NOT settle: CoV %.2f%% > "
+			       "%.2f%% after %zu repetition(s)\n",
+			       cfg->targets[i].name, cov, cfg->until_cov, n);
+	}
+}
+
 int runner_execute(const struct run_config *cfg)
 {
 	struct runner rn = { .cfg = cfg };
 	struct target_env env;
 	int exit_code = EXIT_OK;
+	struct live_target *live;
 	char *dbpath = NULL;
 	const char *status;
 	char tag[64];
+	int rc = 0;
 
 	install_signals();
+	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
 	if (!cfg->db || *cfg->db) {
 		dbpath = cfg->db ? xstrdup(cfg->db) : store_default_path();
 		if (store_open(dbpath, &rn.st) < 0) {
@@ -394,42 +578,44 @@ int runner_execute(const struct run_config *cfg)
 	env.destroy_data = cfg->destroy_data;
 	env.tag = tag;
 
-	for (int rep = 0; rep < cfg->repeat && !stop_requested; rep++) {
+	if (cfg->blocked) {
 		for (size_t i = 0; i < cfg->nr_targets && !stop_requested;
 		     i++) {
-			struct target t;
-			struct target_rec *trec;
-			int idx, rc;
-
-			memset(&t, 0, sizeof(t));
-			t.loop_fd = -1;
-			rc = target_setup(&t, &cfg->targets[i], &env);
-			if (rc < 0) {
-				exit_code = rc == -2 ? EXIT_USAGE
-						     : EXIT_RUNTIME;
-				target_teardown(&t);
-				goto out;
-			}
-			rn.target = &t;
-			trec = run_rec_new_target(rn.run);
-			idx = (int)(rn.run->nr_targets - 1);
-			target_to_rec(&t, trec);
-			trec->idx = (int)i;
-			trec->rep = rep;
-			if (rn.st && store_target_add(rn.st, rn.run->id, trec)) {
-				exit_code = EXIT_RUNTIME;
-				target_teardown(&t);
-				goto out;
-			}
-			for (size_t k = 0; k < cfg->nr_wls && !stop_requested;
-			     k++)
-				if (run_one_workload(&rn, &t, idx, rep, k) < 0)
+			for (int rep = 0; !stop_requested; rep++) {
+				rc = run_rep(&rn, &live[i], i, rep, &env);
+				if (rc == -1)
 					exit_code = EXIT_RUNTIME;
-			rn.target = NULL;
-			if (target_teardown(&t) < 0)
+				if (rc < -1)
+					goto setup_failed;
+				if (series_done(&rn, &i, 1, rep + 1))
+					break;
+			}
+			if (target_down(&live[i]) < 0)
 				exit_code = EXIT_RUNTIME;
 		}
+	} else {
+		for (int rep = 0; !stop_requested; rep++) {
+			for (size_t i = 0;
+			     i < cfg->nr_targets && !stop_requested; i++) {
+				rc = run_rep(&rn, &live[i], i, rep, &env);
+				if (rc == -1)
+					exit_code = EXIT_RUNTIME;
+				if (rc < -1)
+					goto setup_failed;
+			}
+			if (series_done(&rn, NULL, cfg->nr_targets, rep + 1))
+				break;
+		}
 	}
+	goto teardown;
+setup_failed:
+	exit_code = rc == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+teardown:
+	for (size_t i = 0; i < cfg->nr_targets; i++)
+		if (target_down(&live[i]) < 0)
+			exit_code = EXIT_RUNTIME;
+	if (cfg->until_cov > 0)
+		print_settling(&rn);
 out:
 	if (stop_requested && exit_code == EXIT_OK)
 		exit_code = EXIT_RUNTIME;
@@ -448,6 +634,7 @@ out:
 	run_rec_free(rn.run);
 	store_close(rn.st);
 	free(dbpath);
+	free(live);
 	state_finish();
 	return exit_code;
 }

@@ -25,7 +25,11 @@ struct run_config {
 	size_t nr_targets;
 	struct run_workload *wls;
 	size_t nr_wls;
-	int repeat;              /* >= 1 */
+	int repeat;              /* >= 1; the minimum with until_cov */
+	int max_repeat;          /* upper bound with until_cov */
+	double until_cov;        /* >0: repeat until CoV % <= this */
+	bool reuse;              /* one filesystem per target for all reps */
+	bool blocked;            /* A A A B B B instead of A B A B A B */
 	const char *db;          /* NULL = store_default_path(); "" = no store */
 	const char *scratch;     /* image + mount point directory */
 	const char *tag;         /* NULL = none */

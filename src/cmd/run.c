@@ -34,7 +34,16 @@ static const char usage_text[] =
 	"  -w, --workload W      NAME[:key=val,...] (repeatable); default suite:\n"
 	"                        compilebench:initial-dirs=10,runs=30\n"
 	"                        (see 'fslab list' for workloads and options)\n"
-	"  -n, --repeat N        repetitions per target (default 1)\n"
+	"  -n, --repeat N        repetitions per target (default 1; with\n"
+	"                        --until-cov the minimum)\n"
+	"      --order MODE      interleaved (A B A B, default) or blocked\n"
+	"                        (A A B B)\n"
+	"      --reuse           run every repetition on the same filesystem\n"
+	"                        instead of a freshly made one\n"
+	"      --until-cov P     add repetitions until the key metric's\n"
+	"                        coefficient of variation is <= P %\n"
+	"      --max-repeat N    at most N repetitions with --until-cov\n"
+	"                        (default 10)\n"
 	"      --db PATH         results database (default\n"
 	"                        $XDG_DATA_HOME/fslab/results.db)\n"
 	"      --no-store        do not store results\n"
@@ -68,7 +77,7 @@ static char *join_cmdline(int argc, char **argv)
 int cmd_run(int argc, char **argv)
 {
 	enum { O_DB = 256, O_SCRATCH, O_TAG, O_SEED, O_JSON, O_DESTROY,
-	       O_NOSTORE };
+	       O_NOSTORE, O_ORDER, O_REUSE, O_UNTIL, O_MAXREP };
 	static const struct option longopts[] = {
 		{ "target", required_argument, NULL, 't' },
 		{ "workload", required_argument, NULL, 'w' },
@@ -80,6 +89,10 @@ int cmd_run(int argc, char **argv)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "destroy-data", required_argument, NULL, O_DESTROY },
+		{ "order", required_argument, NULL, O_ORDER },
+		{ "reuse", no_argument, NULL, O_REUSE },
+		{ "until-cov", required_argument, NULL, O_UNTIL },
+		{ "max-repeat", required_argument, NULL, O_MAXREP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -91,6 +104,7 @@ int cmd_run(int argc, char **argv)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.repeat = 1;
+	cfg.max_repeat = 10;
 	cfg.seed = 555;
 	optind = 1;
 	opterr = 0;
@@ -143,6 +157,34 @@ int cmd_run(int argc, char **argv)
 		case O_DESTROY:
 			cfg.destroy_data = optarg;
 			break;
+		case O_ORDER:
+			if (!strcmp(optarg, "blocked"))
+				cfg.blocked = true;
+			else if (strcmp(optarg, "interleaved"))
+				usage_die("--order is 'interleaved' or "
+					  "'blocked', not '%s'", optarg);
+			break;
+		case O_REUSE:
+			cfg.reuse = true;
+			break;
+		case O_UNTIL: {
+			char *end;
+
+			cfg.until_cov = strtod(optarg, &end);
+			if (*end == '%')
+				end++;
+			if (!*optarg || *end || !(cfg.until_cov > 0) ||
+			    cfg.until_cov > 1000)
+				usage_die("--until-cov takes a percentage "
+					  "above 0, not '%s'", optarg);
+			break;
+		}
+		case O_MAXREP:
+			if (parse_int(optarg, 1, 100000, &v) < 0)
+				usage_die("--max-repeat takes a number from 1 "
+					  "to 100000, not '%s'", optarg);
+			cfg.max_repeat = (int)v;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -157,6 +199,9 @@ int cmd_run(int argc, char **argv)
 		usage_die("unexpected argument '%s' (targets go after "
 			  "--target, workloads after --workload)",
 			  argv[optind]);
+	if (cfg.until_cov > 0 && cfg.max_repeat < cfg.repeat)
+		usage_die("--max-repeat %d is below --repeat %d", cfg.max_repeat,
+			  cfg.repeat);
 	if (!cfg.nr_targets) {
 		cfg.targets = xcalloc(1, sizeof(*cfg.targets));
 		if (target_spec_parse(default_target, &cfg.targets[0], err,
