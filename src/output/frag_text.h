@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * frag_text.h - a fragmentation survey as the text table of the getdents
+ * mail (so results can be set side by side with it), followed by what
+ * fslab measures beyond filefrag.
+ */
+#ifndef FSLAB_FRAG_TEXT_H
+#define FSLAB_FRAG_TEXT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "frag/frag.h"
+
+void frag_print_text(FILE *out, const struct frag_result *r);
+/* The free-space part; "unavailable (reason)" when not known. */
+void frag_print_freesp(FILE *out, const char *path,
+		       const struct frag_freesp *fs);
+/* "7GB": the largest unit that keeps the figure at least 1, rounded. */
+void frag_fmt_bytes(char *buf, size_t len, uint64_t bytes);
+
+#endif
