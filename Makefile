@@ -13,13 +13,23 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 BUILD   ?= build
-PKGS     = sqlite3 blkid mount jansson
+PKGS     = sqlite3 blkid mount jansson gsl cairo libarchive libtracefs libtraceevent
 
 FSLAB_CFLAGS = -std=c17 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror \
 	-Wformat=2 -Wshadow -Wstrict-prototypes -Wvla -Wwrite-strings \
 	-Wno-format-nonliteral -pthread -MMD -MP \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
+
+# MPI is optional: with Open MPI's pkg-config file present (Debian
+# libopenmpi-dev) fslab can run one process per rank under mpirun.
+# MPI=0 builds without it even when it is installed.
+ifneq ($(MPI),0)
+ifeq ($(shell pkg-config --exists ompi-c && echo yes),yes)
+FSLAB_CFLAGS += -DHAVE_MPI $(shell pkg-config --cflags ompi-c)
+LIBS += $(shell pkg-config --libs ompi-c)
+endif
+endif
 
 ifdef SANITIZE
 FSLAB_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \

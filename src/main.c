@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "par.h"
 #include "util/opt.h"
 #include "util/util.h"
 
@@ -116,7 +117,7 @@ static int finish_stdout(int rc)
 	return rc;
 }
 
-int main(int argc, char **argv)
+static int fslab_main(int argc, char **argv)
 {
 	const struct cmd_struct *cmd;
 	const char *best = NULL;
@@ -127,7 +128,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("fslab %s\n", FSLAB_VERSION);
+		printf("fslab %s (mpi: %s)\n", FSLAB_VERSION,
+		       par_built() ? "yes" : "no");
 		return finish_stdout(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
@@ -168,4 +170,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fslab: usage: '%s' is not an fslab command; "
 			"see 'fslab help'\n", argv[1]);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	par_init(&argc, &argv);
+	rc = fslab_main(argc, argv);
+	par_finalize();
+	return rc;
 }

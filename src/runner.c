@@ -30,6 +30,7 @@
 #include "measure.h"
 #include "output/json.h"
 #include "output/summary.h"
+#include "par.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -81,6 +82,105 @@ void runner_add_hook(const struct phase_hook *hook)
 
 /* ---- the phase API ---- */
 
+static void rec_add_worker(struct phase_rec *rec, int worker,
+			   uint64_t start_ns, uint64_t end_ns, uint64_t bytes,
+			   uint64_t files, uint64_t ops)
+{
+	struct worker_rec *w;
+
+	ALLOC_GROW(rec->workers, rec->nr_workers + 1, rec->alloc_workers);
+	w = &rec->workers[rec->nr_workers++];
+	w->worker = worker;
+	w->start_ns = start_ns;
+	w->end_ns = end_ns;
+	w->bytes = bytes;
+	w->files = files;
+	w->ops = ops;
+}
+
+/*
+ * Under MPI, turn this rank's phase record into the job's, the IOR way:
+ * global time = latest end - earliest start, work = the sum over ranks,
+ * one worker row per rank, and the spread of per-rank rates.  Every rank
+ * learns whether any rank failed, so all of them stop together.
+ */
+static void aggregate_ranks(struct phase_rec *rec,
+			    const struct measure_snap *b,
+			    const struct measure_snap *e)
+{
+	int n = par_size();
+	struct par_share mine, *all = NULL;
+	uint64_t first = UINT64_MAX, last = 0;
+	double *rate = NULL, slow = 0;
+	const char *unit = rec->files ? "files/s" : "MiB/s";
+	int bad, slowest = 0;
+	struct stats_summary s;
+
+	memset(&mine, 0, sizeof(mine));
+	mine.start_ns = b->real_ns;
+	mine.end_ns = e->real_ns;
+	mine.bytes = rec->bytes;
+	mine.files = rec->files;
+	mine.ops = rec->ops;
+	mine.failed = rec->status == PHASE_FAILED;
+	if (rec->error)
+		snprintf(mine.error, sizeof(mine.error), "%s", rec->error);
+	if (par_rank() == 0)
+		all = xcalloc((size_t)n, sizeof(*all));
+	bad = par_gather(&mine, all);
+	par_barrier();
+	if (bad >= 0 && rec->status != PHASE_FAILED) {
+		rec->status = PHASE_FAILED;
+		free(rec->error);
+		rec->error = xasprintf("rank %d failed", bad);
+	}
+	if (!all)
+		return;
+	if (bad >= 0) {
+		free(rec->error);
+		rec->error = xasprintf("rank %d: %s", bad, all[bad].error);
+	}
+	rate = xcalloc((size_t)n, sizeof(*rate));
+	rec->bytes = rec->files = rec->ops = 0;
+	rec->nr_workers = 0;
+	for (int i = 0; i < n; i++) {
+		const struct par_share *r = &all[i];
+		double secs = (double)(r->end_ns - r->start_ns) / 1e9;
+		double work = rec->files || r->files
+				      ? (double)r->files
+				      : (double)r->bytes / 1048576.0;
+
+		if (r->start_ns < first)
+			first = r->start_ns;
+		if (r->end_ns > last)
+			last = r->end_ns;
+		rec->bytes += r->bytes;
+		rec->files += r->files;
+		rec->ops += r->ops;
+		rec_add_worker(rec, i, r->start_ns, r->end_ns, r->bytes,
+			       r->files, r->ops);
+		rate[i] = secs > 0 ? work / secs : 0;
+		if (i == 0 || r->end_ns - r->start_ns > slow) {
+			slow = (double)(r->end_ns - r->start_ns);
+			slowest = i;
+		}
+	}
+	rec->m.start_ns = first;
+	rec->m.wall_ns = last - first;
+	stats_summarize(rate, (size_t)n, &s);
+	phase_rec_add_metric(rec, "ranks", n, "ranks", BETTER_NONE);
+	phase_rec_add_metric(rec, "rank_min", s.min, unit, BETTER_HIGHER);
+	phase_rec_add_metric(rec, "rank_max", s.max, unit, BETTER_HIGHER);
+	phase_rec_add_metric(rec, "rank_mean", s.mean, unit, BETTER_HIGHER);
+	if (n > 1)
+		phase_rec_add_metric(rec, "rank_sd", s.stddev, unit,
+				     BETTER_NONE);
+	phase_rec_add_metric(rec, "slowest_rank", slowest, "rank",
+			     BETTER_NONE);
+	free(rate);
+	free(all);
+}
+
 struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 			  const char *label)
 {
@@ -93,6 +193,8 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 		if (hooks[i].begin &&
 		    hooks[i].begin(hooks[i].data, ctx, name) < 0)
 			phase_fail(ph, "phase hook '%s' failed", hooks[i].name);
+	/* Ranks start a phase together so global time means something. */
+	par_barrier();
 	measure_snap(&ph->snap, ph->devname);
 	return ph;
 }
@@ -115,17 +217,7 @@ void phase_worker(struct phase *ph, int worker, uint64_t start_ns,
 		  uint64_t end_ns, uint64_t bytes, uint64_t files,
 		  uint64_t ops)
 {
-	struct worker_rec *w;
-
-	ALLOC_GROW(ph->rec.workers, ph->rec.nr_workers + 1,
-		   ph->rec.alloc_workers);
-	w = &ph->rec.workers[ph->rec.nr_workers++];
-	w->worker = worker;
-	w->start_ns = start_ns;
-	w->end_ns = end_ns;
-	w->bytes = bytes;
-	w->files = files;
-	w->ops = ops;
+	rec_add_worker(&ph->rec, worker, start_ns, end_ns, bytes, files, ops);
 }
 
 void phase_fail(struct phase *ph, const char *fmt, ...)
@@ -153,6 +245,8 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 
 	measure_snap(&end, ph->devname);
 	measure_diff(&ph->snap, &end, &ph->rec.m);
+	if (par_active())
+		aggregate_ranks(&ph->rec, &ph->snap, &end);
 	if (stop_requested && ph->rec.status == PHASE_OK) {
 		ph->rec.status = PHASE_INTERRUPTED;
 		ph->rec.error = xstrdup("interrupted by a signal");
@@ -181,14 +275,45 @@ int wl_sync(struct wl_ctx *ctx)
 	return target_sync(ctx->target);
 }
 
+/*
+ * All ranks learn whether any failed; rank 0 names the first one that
+ * did (its own failure it has printed already).  Returns true when all
+ * are fine.
+ */
+static bool all_ranks_ok(bool ok, const char *what)
+{
+	char why[256] = "";
+	int bad = par_agree(ok, last_error(), why, sizeof(why));
+
+	if (bad > 0 && par_rank() == 0)
+		error("rank %d failed %s: %s", bad, what, why);
+	return bad < 0;
+}
+
+/*
+ * Under MPI only the lowest rank of each node drops that node's caches
+ * (the others just sync what they wrote), between two barriers, so no
+ * rank starts reading while another node is still dropping.
+ */
+static int ranks_cache_step(struct wl_ctx *ctx, int (*fn)(struct target *))
+{
+	int rc;
+
+	if (!par_active())
+		return fn(ctx->target);
+	par_barrier();
+	rc = par_node_leader() ? fn(ctx->target) : target_sync(ctx->target);
+	return all_ranks_ok(rc == 0, "to drop caches") ? 0 : -1;
+}
+
 int wl_drop_caches(struct wl_ctx *ctx)
 {
-	return target_drop_caches(ctx->target);
+	return ranks_cache_step(ctx, target_drop_caches);
 }
 
 int wl_cold_cache(struct wl_ctx *ctx)
 {
-	return target_cold(ctx->target);
+	return ranks_cache_step(ctx, target_cold);
 }
 
 /* ---- workload specs ---- */
@@ -313,12 +438,44 @@ static char *workload_dir(const struct run_config *cfg, struct target *t,
 	return dir;
 }
 
+/* Where ranks other than 0 send their progress lines. */
+static FILE *quiet_stream(void)
+{
+	static FILE *null;
+
+	if (!null)
+		null = fopen("/dev/null", "w");
+	return null ? null : stderr;
+}
+
+/*
+ * Under MPI every rank works in its own rank-NNNNN subdirectory of the
+ * workload directory (created by each rank; mkdir_p tolerates the race
+ * on the shared parent).  Returns the rank directory, or NULL.
+ */
+static char *rank_dir(const char *shared)
+{
+	char *dir;
+
+	if (!par_active())
+		return xstrdup(shared);
+	dir = xasprintf("%s/rank-%05d", shared, par_rank());
+	if (mkdir_p(dir, 0755) < 0) {
+		error_errno("cannot create '%s'", dir);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
 static int run_one_workload(struct runner *rn, struct target *t,
 			    int target_idx, int rep, size_t k)
 {
 	const struct run_config *cfg = rn->cfg;
 	const struct run_workload *w = &cfg->wls[k];
 	struct wlrun_rec *wr = run_rec_new_wlrun(rn->run);
+	bool lead = par_rank() == 0;
+	char *shared, *mine = NULL;
 	const char *status;
 	struct wl_ctx ctx;
 	int rc;
@@ -332,40 +489,87 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	if (rn->st && store_wlrun_begin(rn->st, rn->run->id, wr) < 0)
 		return -1;
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.dir = workload_dir(cfg, t, w->wl, k, rep);
-	if (!ctx.dir)
+	shared = workload_dir(cfg, t, w->wl, k, rep);
+	if (shared)
+		mine = rank_dir(shared);
+	if (!all_ranks_ok(mine != NULL, "to create its directory")) {
+		free(mine);
+		free(shared);
 		return -1;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dir = mine;
+	ctx.shared_dir = shared;
+	ctx.rank = par_rank();
+	ctx.nranks = par_size();
 	ctx.seed = cfg->seed;
 	ctx.rep = rep;
 	ctx.target = t;
-	ctx.progress = stderr;
+	ctx.progress = lead ? stderr : quiet_stream();
 	ctx.runner = rn;
 	ctx.wlrun = wr;
 
-	if (!cfg->plain)
-		fprintf(stderr, "fslab: %s on %s (rep %d)\n", w->wl->name,
-			t->spec.name, rep);
+	if (!cfg->plain && lead)
+		fprintf(stderr, "fslab: %s on %s (rep %d, %d rank%s)\n",
+			w->wl->name, t->spec.name, rep, par_size(),
+			par_size() == 1 ? "" : "s");
 	rc = w->wl->run(&ctx, w->opts);
+	if (!all_ranks_ok(rc == 0, w->wl->name))
+		rc = -1;
 	status = stop_requested ? "interrupted" : rc ? "failed" : "complete";
 	free(wr->status);
 	wr->status = xstrdup(status);
 	if (rn->st)
 		store_wlrun_finish(rn->st, wr->id, status);
 
-	if (!cfg->plain) {
-		printf("\n== %s on %s rep %d: %s\n", w->wl->name,
-		       t->spec.name, rep, status);
+	if (lead) {
+		if (!cfg->plain)
+			printf("\n== %s on %s rep %d: %s\n", w->wl->name,
+			       t->spec.name, rep, status);
+		if (w->wl->report)
+			w->wl->report(stdout, rn->run, wr);
+		fflush(stdout);
 	}
-	if (w->wl->report)
-		w->wl->report(stdout, rn->run, wr);
-	fflush(stdout);
 
 	/* Owned targets are destroyed anyway; a user's directory is not. */
-	if (!cfg->plain && t->spec.kind == TARGET_DIR && remove_tree(ctx.dir))
-		rc = -1;
-	free((char *)ctx.dir);
+	if (!cfg->plain && t->spec.kind == TARGET_DIR) {
+		if (remove_tree(mine))
+			rc = -1;
+		par_barrier();
+		if (par_active() && lead && remove_tree(shared))
+			rc = -1;
+	}
+	free(mine);
+	free(shared);
 	return rc;
+}
+
+/*
+ * Under mpirun the targets must be the shared filesystem (dir:) and the
+ * workloads must make the same phase calls on every rank.  Every rank
+ * checks the same configuration, so all refuse together; rank 0 says why.
+ */
+static bool mpi_refuses(const struct run_config *cfg)
+{
+	const char *why = NULL;
+	char buf[256];
+
+	if (!par_active())
+		return false;
+	for (size_t i = 0; i < cfg->nr_targets && !why; i++)
+		if (cfg->targets[i].kind != TARGET_DIR)
+			why = "under MPI the target must be the shared "
+			      "filesystem, as dir:PATH";
+	for (size_t k = 0; k < cfg->nr_wls && !why && par_size() > 1; k++)
+		if (!(cfg->wls[k].wl->flags & WL_MPI_AWARE)) {
+			snprintf(buf, sizeof(buf), "workload '%s' runs on one "
+				 "node only; it does not support MPI ranks",
+				 cfg->wls[k].wl->name);
+			why = buf;
+		}
+	if (why && par_rank() == 0)
+		error("%s", why);
+	return why != NULL;
 }
 
 /* A target built for (a series of) repetitions. */
@@ -390,6 +594,8 @@ static int target_up(struct runner *rn, struct live_target *lt, size_t i,
 	memset(&lt->t, 0, sizeof(lt->t));
 	lt->t.loop_fd = -1;
 	rc = target_setup(&lt->t, &rn->cfg->targets[i], env);
+	if (!all_ranks_ok(rc == 0, "to set up its target") && !rc)
+		rc = -1;
 	if (rc < 0) {
 		target_teardown(&lt->t);
 		return rc == -2 ? -2 : -3;
@@ -559,8 +765,12 @@ int runner_execute(const struct run_config *cfg)
 	int rc = 0;
 
 	install_signals();
+	if (mpi_refuses(cfg))
+		return EXIT_USAGE;
 	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
-	if (!cfg->db || *cfg->db) {
+	/* Rank 0 alone writes the store: one writer per run, and no
+	 * database traffic from hundreds of clients. */
+	if (par_rank() == 0 && (!cfg->db || *cfg->db)) {
 		dbpath = cfg->db ? xstrdup(cfg->db) : store_default_path();
 		if (store_open(dbpath, &rn.st) < 0) {
 			free(dbpath);
@@ -614,7 +824,7 @@ teardown:
 	for (size_t i = 0; i < cfg->nr_targets; i++)
 		if (target_down(&live[i]) < 0)
 			exit_code = EXIT_RUNTIME;
-	if (cfg->until_cov > 0)
+	if (cfg->until_cov > 0 && par_rank() == 0)
 		print_settling(&rn);
 out:
 	if (stop_requested && exit_code == EXIT_OK)
@@ -627,9 +837,10 @@ out:
 	rn.run->finished = (int64_t)(realtime_ns() / 1000000000ULL);
 	if (rn.st && rn.run->id)
 		store_run_finish(rn.st, rn.run->id, status);
-	if (cfg->json && json_write_run(rn.run, cfg->json) < 0)
+	if (par_rank() == 0 && cfg->json &&
+	    json_write_run(rn.run, cfg->json) < 0)
 		exit_code = EXIT_RUNTIME;
-	if (!cfg->plain && rn.run->nr_wlruns)
+	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
 		summary_print(stdout, rn.run, dbpath);
 	run_rec_free(rn.run);
 	store_close(rn.st);

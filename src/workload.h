@@ -44,7 +44,8 @@ struct phase;
 enum workload_flags {
 	WL_NEEDS_ROOT = 1 << 0,    /* drops caches, remounts */
 	WL_NEEDS_FIEMAP = 1 << 1,  /* reads the extent map */
-	WL_MPI_AWARE = 1 << 2,     /* supports running on many ranks */
+	WL_MPI_AWARE = 1 << 2,     /* supports running on many ranks: every
+				    * rank makes the same phase calls */
 };
 
 /* What a workload sees of the run. */
@@ -56,6 +57,10 @@ struct wl_ctx {
 	FILE *progress;           /* progress lines (stderr), never results */
 	struct runner *runner;    /* core-private */
 	struct wlrun_rec *wlrun;  /* the record being filled (read-only) */
+	int rank, nranks;         /* MPI rank and world size (0 and 1 alone) */
+	const char *shared_dir;   /* the directory all ranks share; dir is
+				   * its rank-NNNNN subdirectory under MPI,
+				   * the same as dir otherwise */
 };
 
 /* One configuration in a comparison: its label and its repetitions. */

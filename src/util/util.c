@@ -81,6 +81,13 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
+static char last_msg[512];
+
+const char *last_error(void)
+{
+	return last_msg;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap,
 		    const char *suffix)
 {
@@ -91,6 +98,18 @@ static void vreport(const char *prefix, const char *fmt, va_list ap,
 	fflush(stdout);
 	fprintf(stderr, "fslab: %s%s%s%s\n", prefix, msg, suffix ? ": " : "",
 		suffix ? suffix : "");
+	if (!strcmp(prefix, "error: ")) {
+		/* Truncation is fine: it is a one-line reason. */
+		size_t n = strnlen(msg, sizeof(last_msg) - 1);
+
+		memcpy(last_msg, msg, n);
+		last_msg[n] = '\0';
+		if (suffix) {
+			strncat(last_msg, ": ", sizeof(last_msg) - n - 1);
+			strncat(last_msg, suffix,
+				sizeof(last_msg) - strlen(last_msg) - 1);
+		}
+	}
 }
 
 int error(const char *fmt, ...)

@@ -59,6 +59,9 @@ int error(const char *fmt, ...) PRINTF(1, 2);
 /* Same, with ": strerror(errno)" appended (errno captured at entry). */
 int error_errno(const char *fmt, ...) PRINTF(1, 2);
 void warning(const char *fmt, ...) PRINTF(1, 2);
+/* The text of the last error() of this process ("" if none): what an MPI
+ * rank sends to rank 0 when it fails. */
+const char *last_error(void);
 /* Print and exit(EXIT_RUNTIME).  Only before any mount or loop device exists. */
 noreturn void die(const char *fmt, ...) PRINTF(1, 2);
 /* Print "fslab: usage: ..." and exit(EXIT_USAGE). */

@@ -832,15 +832,95 @@ static void cb_report(FILE *out, const struct run_rec *run,
 		print_stat(out, &st[k], &kinds[k]);
 }
 
+/*
+ * compare: compilebench's two "Average ... results" blocks of the
+ * mailing-list comparisons, side by side, one column per configuration.
+ * Each figure is the mean over the repetitions of that repetition's
+ * compilebench average (what its own report prints).
+ */
+static void cb_report_compare(FILE *out, const struct cmp_group *groups,
+			      size_t nr)
+{
+	double *avg = xcalloc(nr * K_NR + 1, sizeof(*avg));
+	int *reps = xcalloc(nr * K_NR + 1, sizeof(*reps));
+	char **head = xcalloc(nr + 1, sizeof(*head));
+	int w = 22;
+
+	for (size_t g = 0; g < nr; g++) {
+		head[g] = xasprintf("Average %s results", groups[g].label);
+		if ((int)strlen(head[g]) + 2 > w)
+			w = (int)strlen(head[g]) + 2;
+		for (size_t r = 0; r < groups[g].nr_reps; r++) {
+			const struct wlrun_rec *wr = groups[g].reps[r];
+			struct kind_stats st[K_NR];
+
+			memset(st, 0, sizeof(st));
+			for (size_t i = 0; i < wr->nr_phases; i++)
+				stats_add(st, &wr->phases[i]);
+			for (int k = 0; k < K_NR; k++) {
+				if (!st[k].runs)
+					continue;
+				avg[g * K_NR + k] += st[k].sum / st[k].runs;
+				reps[g * K_NR + k]++;
+			}
+		}
+	}
+	fprintf(out, "compilebench averages (mean over repetitions; change "
+		"against '%s')\n", nr ? groups[0].label : "-");
+	fprintf(out, "%-22s", "");
+	for (size_t g = 0; g < nr; g++)
+		fprintf(out, "%-*s", w, head[g]);
+	fputc('\n', out);
+	for (int k = 0; k < K_NR; k++) {
+		fprintf(out, "%-22s", kinds[k].tag);
+		for (size_t g = 0; g < nr; g++) {
+			int n = reps[g * K_NR + k];
+			double v = n ? avg[g * K_NR + k] / n : 0;
+			double b = reps[k] ? avg[k] / reps[k] : 0;
+			char cell[64];
+
+			if (!n)
+				snprintf(cell, sizeof(cell), "no runs");
+			else if (g && reps[k] && b != 0)
+				snprintf(cell, sizeof(cell), "%.2f %s (%+.1f%%)",
+					 v, kinds[k].seconds ? "s" : "MB/s",
+					 100.0 * (v - b) / b);
+			else
+				snprintf(cell, sizeof(cell), "%.2f %s", v,
+					 kinds[k].seconds ? "s" : "MB/s");
+			fprintf(out, "%-*s", w, cell);
+		}
+		fputc('\n', out);
+	}
+	for (size_t g = 0; g < nr; g++)
+		free(head[g]);
+	free(head);
+	free(avg);
+	free(reps);
+}
+
+/* Each kind's average, as the summary phase records it. */
+static const char *const cb_key_metrics[] = {
+	"summary/initial-create.avg", "summary/create.avg",
+	"summary/patch.avg", "summary/compile.avg", "summary/clean.avg",
+	"summary/read.avg", "summary/read-compiled.avg",
+	"summary/delete.avg", "summary/delete-compiled.avg",
+	"summary/stat.avg", "summary/stat-compiled.avg", NULL,
+};
+
 const struct workload wl_compilebench = {
 	.name = "compilebench",
 	.summary = "compilebench 0.6: age a filesystem with kernel-tree "
 		   "create/patch/compile/clean/read/stat/delete",
 	.phases = cb_phase_names,
-	.flags = 0,
+	/* Every rank draws the same op sequence from the same seed, in its
+	 * own rank directory, so phases line up across ranks. */
+	.flags = WL_MPI_AWARE,
 	.opts = cb_opt_table,
 	.opts_size = sizeof(struct cb_opts),
 	.check = cb_check,
 	.run = cb_run_fn,
 	.report = cb_report,
+	.report_compare = cb_report_compare,
+	.key_metrics = cb_key_metrics,
 };

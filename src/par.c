@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * par.c - the MPI layer (see par.h).  Without HAVE_MPI every function is
+ * the one-rank case, so the rest of fslab never needs an #ifdef.
+ */
+#include "par.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+#ifdef HAVE_MPI
+#include <mpi.h>
+
+static bool active;
+static int rank, size = 1;
+static bool leader = true;
+
+bool par_built(void)
+{
+	return true;
+}
+
+/* mpirun (Open MPI, PMIx, MPICH's PMI) marks the processes it starts. */
+static bool under_mpirun(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") ||
+	       getenv("PMI_RANK");
+}
+
+void par_init(int *argc, char ***argv)
+{
+	MPI_Comm node;
+	int node_rank;
+
+	if (!under_mpirun())
+		return;
+	if (MPI_Init(argc, argv) != MPI_SUCCESS)
+		die("cannot initialise MPI");
+	/* A failing rank must end the job with a message, not hang it. */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank,
+			    MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &node_rank);
+	MPI_Comm_free(&node);
+	leader = node_rank == 0;
+	active = true;
+}
+
+void par_finalize(void)
+{
+	if (active)
+		MPI_Finalize();
+	active = false;
+}
+
+bool par_active(void)
+{
+	return active;
+}
+
+int par_rank(void)
+{
+	return rank;
+}
+
+int par_size(void)
+{
+	return size;
+}
+
+bool par_node_leader(void)
+{
+	return leader;
+}
+
+void par_barrier(void)
+{
+	if (active)
+		MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int par_agree(bool ok, const char *reason, char *why, size_t whylen)
+{
+	struct par_share mine, *all = NULL;
+	int bad;
+
+	if (!active) {
+		if (!ok && why)
+			snprintf(why, whylen, "%s", reason ? reason : "");
+		return ok ? -1 : 0;
+	}
+	memset(&mine, 0, sizeof(mine));
+	mine.failed = !ok;
+	if (!ok && reason)
+		snprintf(mine.error, sizeof(mine.error), "%s", reason);
+	if (rank == 0)
+		all = xcalloc((size_t)size, sizeof(*all));
+	bad = par_gather(&mine, all);
+	if (rank == 0 && bad >= 0 && why)
+		snprintf(why, whylen, "%s", all[bad].error);
+	free(all);
+	return bad;
+}
+
+int par_gather(const struct par_share *mine, struct par_share *all)
+{
+	int bad = -1;
+
+	if (!active) {
+		if (all)
+			all[0] = *mine;
+		return mine->failed ? 0 : -1;
+	}
+	/* The struct is plain data, so bytes are the simplest datatype. */
+	MPI_Gather(mine, (int)sizeof(*mine), MPI_BYTE, all,
+		   (int)sizeof(*mine), MPI_BYTE, 0, MPI_COMM_WORLD);
+	if (rank == 0)
+		for (int i = 0; i < size && bad < 0; i++)
+			if (all[i].failed)
+				bad = i;
+	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return bad;
+}
+
+#else /* !HAVE_MPI */
+
+bool par_built(void)
+{
+	return false;
+}
+
+void par_init(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK"))
+		warning("started by mpirun, but this fslab was built without "
+			"MPI: every rank runs alone");
+}
+
+void par_finalize(void)
+{
+}
+
+bool par_active(void)
+{
+	return false;
+}
+
+int par_rank(void)
+{
+	return 0;
+}
+
+int par_size(void)
+{
+	return 1;
+}
+
+bool par_node_leader(void)
+{
+	return true;
+}
+
+void par_barrier(void)
+{
+}
+
+int par_agree(bool ok, const char *reason, char *why, size_t whylen)
+{
+	if (!ok && why)
+		snprintf(why, whylen, "%s", reason ? reason : "");
+	return ok ? -1 : 0;
+}
+
+int par_gather(const struct par_share *mine, struct par_share *all)
+{
+	if (all)
+		all[0] = *mine;
+	return mine->failed ? 0 : -1;
+}
+
+#endif

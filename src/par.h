@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * par.h - running one fslab per MPI rank on a shared filesystem.
+ *
+ * MPI is an optional build feature (Open MPI, found with pkg-config); a
+ * build without it, or a process not started by mpirun, is a world of
+ * one rank and every call here is a cheap no-op.  Under mpirun every
+ * phase is collective: ranks meet at a barrier before and after it, and
+ * rank 0 gathers each rank's start, end and work to store the aggregate
+ * the IOR way (global time = latest end - earliest start).
+ *
+ * Contract for code above this layer: every rank makes the same sequence
+ * of collective calls (phase_begin/phase_end, par_agree), so a rank that
+ * fails must still take part and report its failure through them.
+ */
+#ifndef FSLAB_PAR_H
+#define FSLAB_PAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "result.h"
+
+/* True when fslab was built with MPI. */
+bool par_built(void);
+/* Initialise MPI when started by mpirun (else nothing).  Never fails:
+ * on an MPI error it prints and exits. */
+void par_init(int *argc, char ***argv);
+void par_finalize(void);
+/* True under mpirun (even with one rank). */
+bool par_active(void);
+int par_rank(void);
+int par_size(void);
+/* True on the lowest rank of each node (it drops that node's caches). */
+bool par_node_leader(void);
+void par_barrier(void);
+
+/*
+ * Every rank passes ok (and, when !ok, a one-line reason).  Returns the
+ * lowest failing rank, or -1 when all are ok; on rank 0 the failing
+ * rank's reason is copied to why.  Collective.
+ */
+int par_agree(bool ok, const char *reason, char *why, size_t whylen);
+
+/* One rank's share of a phase, as gathered by rank 0. */
+struct par_share {
+	uint64_t start_ns, end_ns;   /* CLOCK_REALTIME */
+	uint64_t bytes, files, ops;
+	int failed;
+	char error[200];
+};
+
+/*
+ * Gather every rank's share on rank 0 (all[size] there, unused elsewhere).
+ * Returns the lowest failing rank or -1, on every rank.  Collective.
+ */
+int par_gather(const struct par_share *mine, struct par_share *all);
+
+#endif
