@@ -23,8 +23,7 @@
  *     `const struct workload wl_<name> = { .name = "<name>", ... };`
  *  2. declare it in src/workloads/registry.h and add it, sorted by name,
  *     to the table in src/workloads/registry.c
- *  3. add it to WORKLOADS in the Makefile
- *  4. unit tests for its pure logic in tests/unit/, an integration test
+ *  3. unit tests for its pure logic in tests/unit/, an integration test
  *     in tests/t/; tests/unit/test_registry.c checks the table itself.
  */
 #ifndef FSLAB_WORKLOAD_H

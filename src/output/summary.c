@@ -22,7 +22,7 @@ struct row {
 	size_t n, nmibs, nfiles, alloc, alloc_m, alloc_f;
 	double busy_sum;
 	size_t busy_n;
-	size_t failed;
+	size_t failed, interrupted;
 };
 
 static struct row *find_row(struct row **rows, size_t *nr, size_t *alloc,
@@ -81,6 +81,10 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 			row = find_row(&rows, &nr, &alloc, t ? t->idx : 0,
 				       t ? t->name : "?", w->workload,
 				       p->name);
+			if (p->status == PHASE_INTERRUPTED) {
+				row->interrupted++;
+				continue;
+			}
 			if (p->status != PHASE_OK) {
 				row->failed++;
 				continue;
@@ -124,6 +128,8 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 			  7, 1);
 		if (row->failed)
 			fprintf(out, "  (%zu failed)", row->failed);
+		if (row->interrupted)
+			fprintf(out, "  (%zu interrupted)", row->interrupted);
 		fputc('\n', out);
 		free(row->wall);
 		free(row->mibs);
