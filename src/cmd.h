@@ -19,7 +19,11 @@ int cmd_results(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 int cmd_compilebench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_frag(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 
 /* True when argv holds -h or --help before any "--". */
 int cmd_wants_help(int argc, char **argv);

@@ -27,8 +27,11 @@ static const struct cmd_struct commands[] = {
 				  "left by a killed fslab" },
 	{ "compilebench", cmd_compilebench, "drop-in replacement for "
 					    "compilebench 0.6" },
+	{ "compare", cmd_compare, "statistics of configurations against a "
+				  "baseline" },
 	{ "frag", cmd_frag, "fragmentation and layout survey of trees" },
 	{ "list", cmd_list, "workloads, their phases and options" },
+	{ "report", cmd_report, "self-contained HTML report with charts" },
 	{ "results", cmd_results, "stored runs, newest first" },
 	{ "run", cmd_run, "build targets, run workloads, store results" },
 	{ "show", cmd_show, "one run's results in its workloads' classic "

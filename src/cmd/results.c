@@ -12,18 +12,20 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "output/csv.h"
 #include "output/json.h"
 #include "store/store.h"
 #include "util/util.h"
 
 static const char results_usage[] =
-	"usage: fslab results [--db PATH] [--format text|json] [--rm RUN]\n"
+	"usage: fslab results [--db PATH] [--format text|json|csv]\n"
+	"                     [--rm RUN]\n"
 	"\n"
 	"List the runs stored in the results database, newest first.\n"
 	"\n"
 	"  --db PATH        results database (default: "
 	"$XDG_DATA_HOME/fslab/results.db)\n"
-	"  --format FORMAT  text (a table, the default) or json\n"
+	"  --format FORMAT  text (a table, the default), json or csv\n"
 	"  --rm RUN         delete run RUN and everything it measured\n"
 	"  -h, --help       show this help\n";
 
@@ -250,8 +252,9 @@ int cmd_results(int argc, char **argv)
 	if (optind < argc)
 		usage_die("unexpected argument '%s'; see 'fslab results -h'",
 			  argv[optind]);
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		usage_die("unknown format '%s' (text or json)", format);
+	if (strcmp(format, "text") && strcmp(format, "json") &&
+	    strcmp(format, "csv"))
+		usage_die("unknown format '%s' (text, json or csv)", format);
 	if (rm && parse_int(rm, 1, INT64_MAX, &id))
 		usage_die("--rm wants a run id, not '%s'", rm);
 
@@ -276,6 +279,8 @@ int cmd_results(int argc, char **argv)
 		if (!strcmp(format, "json")) {
 			if (print_json(runs, nr))
 				rc = EXIT_RUNTIME;
+		} else if (!strcmp(format, "csv")) {
+			csv_write_run_list(stdout, runs, nr);
 		} else if (!nr) {
 			printf("no runs stored in '%s'\n", path);
 		} else {

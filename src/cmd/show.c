@@ -14,21 +14,24 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "output/csv.h"
 #include "output/json.h"
 #include "store/store.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
 static const char show_usage[] =
-	"usage: fslab show [RUN|latest|TAG] [--db PATH] [--format text|json]\n"
+	"usage: fslab show [RUN|latest|TAG] [--db PATH] [--format text|json|csv]\n"
 	"\n"
 	"Show one stored run: RUN is a run id (see 'fslab results'), a tag\n"
 	"(the newest run with it) or 'latest' (the default).\n"
 	"\n"
 	"  --db PATH        results database (default: "
 	"$XDG_DATA_HOME/fslab/results.db)\n"
-	"  --format FORMAT  text (each workload's report, the default) or "
-	"json\n"
+	"  --format FORMAT  text (each workload's report, the default), "
+	"json, or\n"
+	"                   csv (one row per target, workload, phase, "
+	"metric)\n"
 	"  -h, --help       show this help\n";
 
 #define MIB (1024.0 * 1024.0)
@@ -174,6 +177,16 @@ static int print_text(const struct run_rec *r)
 	return 0;
 }
 
+static int csv_print_run(const struct run_rec *r)
+{
+	csv_write_run(stdout, r);
+	if (fflush(stdout)) {
+		error_errno("cannot write to stdout");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
 /* RUN as an id, "latest" or a tag; 0 after a message when not found. */
 static int resolve_run(struct store *st, const char *path, const char *arg,
 		       int64_t *id)
@@ -241,8 +254,9 @@ int cmd_show(int argc, char **argv)
 	if (optind < argc)
 		usage_die("unexpected argument '%s'; see 'fslab show -h'",
 			  argv[optind]);
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		usage_die("unknown format '%s' (text or json)", format);
+	if (strcmp(format, "text") && strcmp(format, "json") &&
+	    strcmp(format, "csv"))
+		usage_die("unknown format '%s' (text, json or csv)", format);
 
 	path = db ? xstrdup(db) : store_default_path();
 	if (access(path, F_OK) < 0) {
@@ -257,6 +271,8 @@ int cmd_show(int argc, char **argv)
 	if (!resolve_run(st, path, arg, &id) && !store_load_run(st, id, &r)) {
 		if (!strcmp(format, "json"))
 			rc = json_write_run(r, "-") ? EXIT_RUNTIME : EXIT_OK;
+		else if (!strcmp(format, "csv"))
+			rc = csv_print_run(r);
 		else
 			rc = print_text(r) ? EXIT_RUNTIME : EXIT_OK;
 	}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * load.c - resolve RUN|TAG arguments against the results database and
+ * load the runs (see load.h).  A missing database is reported, never
+ * created: comparing is read-only.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare/load.h"
+#include "store/store.h"
+#include "util/util.h"
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static int resolve(struct store *st, const char *path, const char *arg,
+		   int64_t *id)
+{
+	long long n;
+
+	*id = 0;
+	if (!strcmp(arg, "latest")) {
+		if (store_latest_run(st, NULL, id))
+			return -1;
+		if (!*id)
+			return error("no runs stored in '%s'", path);
+		return 0;
+	}
+	if (all_digits(arg)) {
+		if (parse_int(arg, 1, INT64_MAX, &n))
+			return error("no run '%s' in '%s'", arg, path);
+		*id = n;
+		return 0;
+	}
+	if (store_latest_run(st, arg, id))
+		return -1;
+	if (!*id)
+		return error("no run '%s' in '%s'", arg, path);
+	return 0;
+}
+
+int cmp_input_load(const char *db, char *const *args, size_t nr_args,
+		   struct cmp_input *in)
+{
+	static char latest[] = "latest";
+	char *const dflt[] = { latest };
+	char *path = db ? xstrdup(db) : store_default_path();
+	struct store *st;
+	int rc = 0;
+
+	memset(in, 0, sizeof(*in));
+	if (!nr_args) {
+		args = dflt;
+		nr_args = 1;
+	}
+	if (access(path, F_OK) < 0) {
+		error("no results database at '%s'", path);
+		free(path);
+		return -1;
+	}
+	if (store_open(path, &st)) {
+		free(path);
+		return -1;
+	}
+	in->runs = xcalloc(nr_args, sizeof(*in->runs));
+	in->labels = xcalloc(nr_args, sizeof(*in->labels));
+	for (size_t i = 0; i < nr_args && !rc; i++) {
+		int64_t id;
+
+		if (resolve(st, path, args[i], &id) ||
+		    store_load_run(st, id, &in->runs[in->nr])) {
+			rc = -1;
+			break;
+		}
+		in->labels[in->nr++] = strcmp(args[i], "latest") ?
+			xstrdup(args[i]) : xasprintf("%lld", (long long)id);
+	}
+	store_close(st);
+	free(path);
+	if (rc)
+		cmp_input_release(in);
+	return rc;
+}
+
+void cmp_input_release(struct cmp_input *in)
+{
+	for (size_t i = 0; i < in->nr; i++) {
+		run_rec_free(in->runs[i]);
+		free(in->labels[i]);
+	}
+	free(in->runs);
+	free(in->labels);
+	memset(in, 0, sizeof(*in));
+}

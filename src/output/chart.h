@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * chart.h - the report's charts, drawn with cairo on its SVG surface
+ * (cairo_svg_surface_create_for_stream) into memory and handed back as
+ * SVG text ready to inline into HTML: no XML declaration, and every id
+ * the surface made (glyphs, clips) prefixed with "c<id>-", since several
+ * inline SVGs share one document's id namespace.
+ *
+ * Each function returns a newly allocated string, or NULL after printing
+ * the cairo error.  NaN values are skipped.
+ */
+#ifndef FSLAB_CHART_H
+#define FSLAB_CHART_H
+
+#include <stddef.h>
+
+/* One bar per group, at mean, with a whisker from lo to hi (its CI). */
+char *chart_bars(int id, const char *title, const char *unit,
+		 const char *const *labels, const double *mean,
+		 const double *lo, const double *hi, size_t n);
+
+/* Every sample of each group as a dot, to show the spread. */
+char *chart_scatter(int id, const char *title, const char *unit,
+		    const char *const *labels, const double *const *x,
+		    const size_t *nx, size_t n);
+
+/* Series i is y[i][0..ny[i]) plotted against its index (a time series). */
+char *chart_lines(int id, const char *title, const char *unit,
+		  const char *const *names, const double *const *y,
+		  const size_t *ny, size_t n);
+
+/*
+ * Release cairo's and fontconfig's process-wide caches once no chart
+ * is drawn any more, so leak checkers see only real leaks.
+ */
+void chart_cleanup(void);
+
+#endif

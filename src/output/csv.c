@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * csv.c - the CSV writers (see csv.h).  Long (tidy) format: one value a
+ * row, so any tool can pivot it without knowing fslab's shapes.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "output/csv.h"
+
+static const char *better_name(enum better b)
+{
+	return b == BETTER_HIGHER ? "higher" : b == BETTER_LOWER ? "lower"
+								 : "none";
+}
+
+void csv_field(FILE *out, const char *s, bool first)
+{
+	if (!first)
+		fputc(',', out);
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void csv_num(FILE *out, double v, bool first)
+{
+	if (!first)
+		fputc(',', out);
+	if (isfinite(v))
+		fprintf(out, "%.15g", v);
+}
+
+void csv_int(FILE *out, long long v, bool first)
+{
+	if (!first)
+		fputc(',', out);
+	fprintf(out, "%lld", v);
+}
+
+void csv_end(FILE *out)
+{
+	fputs("\r\n", out);
+}
+
+static void header(FILE *out, const char *const *cols)
+{
+	for (size_t i = 0; cols[i]; i++)
+		csv_field(out, cols[i], !i);
+	csv_end(out);
+}
+
+void csv_write_run(FILE *out, const struct run_rec *r)
+{
+	static const char *const cols[] = {
+		"run", "tag", "target", "target_idx", "rep", "workload",
+		"phase", "seq", "label", "status", "metric", "value", "unit",
+		"better", NULL,
+	};
+
+	header(out, cols);
+	for (size_t i = 0; i < r->nr_wlruns; i++) {
+		const struct wlrun_rec *w = &r->wlruns[i];
+		const struct target_rec *t = run_rec_target(r, w);
+
+		for (size_t j = 0; j < w->nr_phases; j++) {
+			const struct phase_rec *p = &w->phases[j];
+			const char *st = p->status == PHASE_OK ? "ok" :
+				p->status == PHASE_FAILED ? "failed" :
+				"interrupted";
+
+			for (size_t k = 0; k < p->nr_metrics; k++) {
+				const struct metric *m = &p->metrics[k];
+
+				csv_int(out, r->id, true);
+				csv_field(out, r->tag, false);
+				csv_field(out, t ? t->name : NULL, false);
+				csv_int(out, t ? t->idx : -1, false);
+				csv_int(out, w->rep, false);
+				csv_field(out, w->workload, false);
+				csv_field(out, p->name, false);
+				csv_int(out, p->seq, false);
+				csv_field(out, p->label, false);
+				csv_field(out, st, false);
+				csv_field(out, m->name, false);
+				csv_num(out, m->value, false);
+				csv_field(out, m->unit, false);
+				csv_field(out, better_name(m->better), false);
+				csv_end(out);
+			}
+		}
+	}
+}
+
+void csv_write_run_list(FILE *out, struct run_rec *const *runs, size_t nr)
+{
+	static const char *const cols[] = {
+		"id", "started_unix", "finished_unix", "status", "tag",
+		"host", "kernel", "version", "targets", "workloads", NULL,
+	};
+
+	header(out, cols);
+	for (size_t i = 0; i < nr; i++) {
+		const struct run_rec *r = runs[i];
+
+		csv_int(out, r->id, true);
+		csv_int(out, r->started, false);
+		csv_int(out, r->finished, false);
+		csv_field(out, r->status, false);
+		csv_field(out, r->tag, false);
+		csv_field(out, r->host, false);
+		csv_field(out, r->kernel, false);
+		csv_field(out, r->version, false);
+		/* Lists inside one field, ';'-separated, distinct. */
+		fputc(',', out);
+		for (int pass = 0; pass < 2; pass++) {
+			size_t n = pass ? r->nr_wlruns : r->nr_targets;
+			char buf[4096] = "";
+			size_t pos = 0;
+
+			for (size_t j = 0; j < n; j++) {
+				const char *v = pass ? r->wlruns[j].workload
+						     : r->targets[j].name;
+				bool seen = false;
+
+				for (size_t k = 0; k < j && !seen; k++) {
+					const char *u = pass ?
+						r->wlruns[k].workload :
+						r->targets[k].name;
+					seen = u && v && !strcmp(u, v);
+				}
+				if (seen || !v)
+					continue;
+				pos += (size_t)snprintf(buf + pos,
+					pos < sizeof(buf) ? sizeof(buf) - pos
+							  : 0,
+					"%s%s", pos ? ";" : "", v);
+				if (pos >= sizeof(buf))
+					pos = sizeof(buf) - 1;
+			}
+			csv_field(out, buf, !pass);
+		}
+		csv_end(out);
+	}
+}
+
+void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr)
+{
+	static const char *const cols[] = {
+		"workload", "phase", "metric", "unit", "better", "key",
+		"mean_kind", "group", "baseline", "n", "mean", "sd",
+		"cov_pct", "min", "max", "ci_lo", "ci_hi", "change_pct",
+		"change_ci_lo", "change_ci_hi", "p", "significant",
+		"verdict", NULL,
+	};
+
+	header(out, cols);
+	for (size_t i = 0; i < nr; i++) {
+		const struct cmp_table *t = &tabs[i];
+
+		for (size_t r = 0; r < t->nr_rows; r++) {
+			const struct cmp_row *row = &t->rows[r];
+
+			if (!row->shown)
+				continue;
+			for (size_t g = 0; g < t->nr_groups; g++) {
+				const struct cmp_stat *s = &row->st[g];
+				const struct cmp_delta *d = &row->d[g];
+				double nan = NAN;
+
+				csv_field(out, t->workload, true);
+				csv_field(out, row->phase, false);
+				csv_field(out, row->metric, false);
+				csv_field(out, row->unit, false);
+				csv_field(out, better_name(row->better),
+					  false);
+				csv_int(out, row->key, false);
+				csv_field(out, compare_mean_name(row), false);
+				csv_field(out, t->labels[g], false);
+				csv_field(out, t->labels[0], false);
+				csv_int(out, (long long)s->n, false);
+				csv_num(out, s->mean, false);
+				csv_num(out, s->sd, false);
+				csv_num(out, s->cov_pct, false);
+				csv_num(out, s->min, false);
+				csv_num(out, s->max, false);
+				csv_num(out, s->ci_lo, false);
+				csv_num(out, s->ci_hi, false);
+				csv_num(out, g ? d->pct : nan, false);
+				csv_num(out, g ? d->pct_lo : nan, false);
+				csv_num(out, g ? d->pct_hi : nan, false);
+				csv_num(out, g ? d->p : nan, false);
+				if (g)
+					csv_int(out, d->significant, false);
+				else
+					csv_field(out, NULL, false);
+				csv_field(out, g ? compare_verdict_name(
+						d->verdict) : "baseline",
+					  false);
+				csv_end(out);
+			}
+		}
+	}
+}

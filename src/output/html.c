@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * html.c - the HTML report (see html.h).  The page must work from a
+ * mail attachment or a CI artifact store, hence everything inline.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/chart.h"
+#include "output/html.h"
+#include "util/util.h"
+#include "workloads/registry.h"
+
+static const char html_css[] =
+	"body{font-family:sans-serif;margin:2em;color:#222;max-width:1400px}"
+	"h1{font-size:1.6em}h2{border-bottom:2px solid #0072b2;"
+	"padding-bottom:.2em;margin-top:2em}h3{font-size:1.05em;"
+	"margin:1.4em 0 .3em}"
+	"table{border-collapse:collapse;font-size:.85em;margin:.3em 0}"
+	"td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}"
+	"th{background:#eef}td.l,th.l{text-align:left}"
+	"tr.better td.v{background:#d9f2d9}tr.worse td.v{background:#f8d0d0}"
+	"pre{background:#f6f6f6;padding:.6em;overflow-x:auto}"
+	".charts{display:flex;flex-wrap:wrap;gap:8px}"
+	".charts svg{border:1px solid #ddd;width:calc(50% - 10px);"
+	"min-width:320px;height:auto}"
+	".note{color:#555;font-size:.9em}";
+
+void html_escape(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+static void num(FILE *out, double v)
+{
+	if (!isfinite(v))
+		fputs("&ndash;", out);
+	else if (fabs(v) >= 1e6 || (v != 0 && fabs(v) < 1e-3))
+		fprintf(out, "%.3e", v);
+	else
+		fprintf(out, fabs(v) >= 100 ? "%.1f" : "%.3f", v);
+}
+
+static void pct(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%+.1f%%", v);
+	else
+		fputs("&ndash;", out);
+}
+
+static const char *verdict_text(const struct cmp_delta *d)
+{
+	switch (d->verdict) {
+	case CMP_BETTER:
+		return "&#9733; improvement";
+	case CMP_WORSE:
+		return "&#9888; regression";
+	case CMP_SAME:
+		return "no significant change";
+	case CMP_INFO:
+		return "no verdict";
+	case CMP_NA:
+		break;
+	}
+	return "too few samples";
+}
+
+static void row_table(FILE *out, const struct cmp_table *t,
+		      const struct cmp_row *row)
+{
+	fputs("<table><tr><th class=l>config</th><th>n</th><th>mean</th>"
+	      "<th>&sigma;</th><th>CoV %</th><th>min</th><th>max</th>"
+	      "<th>95% CI of mean</th><th>change</th>"
+	      "<th>95% CI of change</th><th>p</th><th class=l>verdict</th>"
+	      "</tr>\n", out);
+	for (size_t g = 0; g < t->nr_groups; g++) {
+		const struct cmp_stat *s = &row->st[g];
+		const struct cmp_delta *d = &row->d[g];
+		const char *cls = g && d->verdict == CMP_BETTER ? "better" :
+				  g && d->verdict == CMP_WORSE ? "worse" : "";
+
+		fprintf(out, "<tr class=\"%s\"><td class=l>", cls);
+		html_escape(out, t->labels[g]);
+		fprintf(out, "</td><td>%zu</td><td>", s->n);
+		num(out, s->mean);
+		fputs("</td><td>", out);
+		num(out, s->sd);
+		fputs("</td><td>", out);
+		if (isfinite(s->cov_pct))
+			fprintf(out, "%.1f", s->cov_pct);
+		else
+			fputs("&ndash;", out);
+		fputs("</td><td>", out);
+		num(out, s->min);
+		fputs("</td><td>", out);
+		num(out, s->max);
+		fputs("</td><td>", out);
+		if (isfinite(s->ci_lo)) {
+			fputc('[', out);
+			num(out, s->ci_lo);
+			fputs(", ", out);
+			num(out, s->ci_hi);
+			fputc(']', out);
+		} else {
+			fputs("&ndash;", out);
+		}
+		if (!g) {
+			fputs("</td><td></td><td></td><td></td>"
+			      "<td class=l>baseline</td></tr>\n", out);
+			continue;
+		}
+		fputs("</td><td class=v>", out);
+		pct(out, d->pct);
+		fputs("</td><td>", out);
+		if (isfinite(d->pct_lo) && isfinite(d->pct_hi)) {
+			fputc('[', out);
+			pct(out, d->pct_lo);
+			fputs(", ", out);
+			pct(out, d->pct_hi);
+			fputc(']', out);
+		} else {
+			fputs("&ndash;", out);
+		}
+		fputs("</td><td>", out);
+		if (isfinite(d->p))
+			fprintf(out, "%.3f", d->p);
+		else
+			fputs("&ndash;", out);
+		fprintf(out, "</td><td class=\"l v\">%s</td></tr>\n",
+			verdict_text(d));
+	}
+	fputs("</table>\n", out);
+}
+
+static int put_svg(FILE *out, char *svg)
+{
+	if (!svg)
+		return -1;
+	fputs(svg, out);
+	fputc('\n', out);
+	free(svg);
+	return 0;
+}
+
+static int row_charts(FILE *out, const struct cmp_table *t,
+		      const struct cmp_row *row, int *id)
+{
+	size_t n = t->nr_groups;
+	double *mean = xcalloc(n + 1, sizeof(double));
+	double *lo = xcalloc(n + 1, sizeof(double));
+	double *hi = xcalloc(n + 1, sizeof(double));
+	const double **x = xcalloc(n + 1, sizeof(*x));
+	size_t *nx = xcalloc(n + 1, sizeof(*nx));
+	char *title = xasprintf("%s %s (%s mean, 95%% CI)", row->phase,
+				row->metric, compare_mean_name(row));
+	char *title2 = xasprintf("%s %s: every sample", row->phase,
+				 row->metric);
+	int rc = 0;
+
+	for (size_t g = 0; g < n; g++) {
+		mean[g] = row->st[g].mean;
+		lo[g] = row->st[g].ci_lo;
+		hi[g] = row->st[g].ci_hi;
+		x[g] = row->st[g].x;
+		nx[g] = row->st[g].n;
+	}
+	fputs("<div class=charts>\n", out);
+	if (put_svg(out, chart_bars((*id)++, title, row->unit,
+				    (const char *const *)t->labels, mean, lo,
+				    hi, n)) ||
+	    put_svg(out, chart_scatter((*id)++, title2, row->unit,
+				       (const char *const *)t->labels, x, nx,
+				       n)))
+		rc = -1;
+	fputs("</div>\n", out);
+	free(title);
+	free(title2);
+	free(mean);
+	free(lo);
+	free(hi);
+	free(x);
+	free(nx);
+	return rc;
+}
+
+/* "interval.N.NAME": N into *idx, NAME returned; NULL if not one. */
+static const char *interval_name(const char *metric, long *idx)
+{
+	char *end;
+
+	if (strncmp(metric, "interval.", 9))
+		return NULL;
+	*idx = strtol(metric + 9, &end, 10);
+	if (end == metric + 9 || *end != '.' || *idx < 0 || *idx > 100000)
+		return NULL;
+	return end + 1;
+}
+
+/* One line per (group, rep): the first occurrence of phase's series. */
+static int series_chart(FILE *out, const struct html_section *sec,
+			const char *phase, const char *name, int *id)
+{
+	const struct cmp_table *t = sec->table;
+	const char **names = NULL;
+	double **y = NULL;
+	size_t *ny = NULL, n = 0, alloc = 0, a2 = 0, a3 = 0;
+	char *title;
+	int rc;
+
+	for (size_t g = 0; g < t->nr_groups; g++) {
+		for (size_t r = 0; r < sec->groups[g].nr_reps; r++) {
+			const struct wlrun_rec *w = sec->groups[g].reps[r];
+			const struct phase_rec *p = NULL;
+			double *v = NULL;
+			size_t len = 0;
+
+			for (size_t i = 0; i < w->nr_phases && !p; i++)
+				if (w->phases[i].name &&
+				    !strcmp(w->phases[i].name, phase))
+					p = &w->phases[i];
+			for (size_t m = 0; p && m < p->nr_metrics; m++) {
+				const char *nm;
+				long idx;
+
+				nm = interval_name(p->metrics[m].name, &idx);
+				if (!nm || strcmp(nm, name))
+					continue;
+				if ((size_t)idx >= len) {
+					v = xrealloc(v, ((size_t)idx + 1) *
+						     sizeof(*v));
+					for (size_t k = len; k <= (size_t)idx;
+					     k++)
+						v[k] = NAN;
+					len = (size_t)idx + 1;
+				}
+				v[idx] = p->metrics[m].value;
+			}
+			if (!len)
+				continue;
+			ALLOC_GROW(names, n + 1, alloc);
+			ALLOC_GROW(y, n + 1, a2);
+			ALLOC_GROW(ny, n + 1, a3);
+			names[n] = xasprintf("%s rep %zu", t->labels[g], r);
+			y[n] = v;
+			ny[n++] = len;
+		}
+	}
+	title = xasprintf("%s %s over time", phase, name);
+	rc = n ? put_svg(out, chart_lines((*id)++, title, name, names,
+					  (const double *const *)y, ny, n))
+	       : 0;
+	free(title);
+	for (size_t i = 0; i < n; i++) {
+		free((char *)names[i]);
+		free(y[i]);
+	}
+	free(names);
+	free(y);
+	free(ny);
+	return rc;
+}
+
+/* Every distinct (phase, NAME) of interval.N.NAME metrics. */
+static int time_series(FILE *out, const struct html_section *sec, int *id)
+{
+	char **seen = NULL;
+	size_t n = 0, alloc = 0;
+	int rc = 0;
+
+	for (size_t g = 0; g < sec->table->nr_groups; g++) {
+		const struct cmp_group *grp = &sec->groups[g];
+
+		for (size_t r = 0; r < grp->nr_reps; r++) {
+			const struct wlrun_rec *w = grp->reps[r];
+
+			for (size_t i = 0; i < w->nr_phases; i++) {
+				const struct phase_rec *p = &w->phases[i];
+
+				for (size_t m = 0; m < p->nr_metrics; m++) {
+					const char *nm;
+					char *k;
+					bool dup = false;
+					long idx;
+
+					nm = interval_name(p->metrics[m].name,
+							   &idx);
+					if (!nm || !p->name)
+						continue;
+					k = xasprintf("%s\n%s", p->name, nm);
+					for (size_t j = 0; j < n && !dup; j++)
+						dup = !strcmp(seen[j], k);
+					if (dup) {
+						free(k);
+						continue;
+					}
+					ALLOC_GROW(seen, n + 1, alloc);
+					seen[n++] = k;
+				}
+			}
+		}
+	}
+	if (n)
+		fputs("<h3>time series</h3>\n<div class=charts>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		char *nl = strchr(seen[i], '\n');
+
+		*nl = '\0';
+		if (!rc && series_chart(out, sec, seen[i], nl + 1, id))
+			rc = -1;
+		free(seen[i]);
+	}
+	if (n)
+		fputs("</div>\n", out);
+	free(seen);
+	return rc;
+}
+
+static void classic(FILE *out, const struct html_section *sec)
+{
+	const struct workload *wl = wl_find(sec->table->workload);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (!wl || !wl->report_compare || !sec->table->nr_groups)
+		return;
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return;
+	wl->report_compare(mem, sec->groups, sec->table->nr_groups);
+	fclose(mem);
+	fputs("<h3>classic comparison</h3>\n<pre>", out);
+	html_escape(out, buf);
+	fputs("</pre>\n", out);
+	free(buf);
+}
+
+static void rollup(FILE *out, const struct cmp_table *t,
+		   const struct compare_opts *o)
+{
+	fprintf(out, "<h3>roll-up</h3>\n<p class=note>Geometric mean of the "
+		"baseline-relative ratios of the %s, each oriented so that "
+		"&gt; 1 is better.  Significant: Welch p &lt; %g and "
+		"|change| &ge; %g%%.</p>\n<table><tr><th class=l>config</th>"
+		"<th>geomean ratio</th><th>change</th><th>metrics</th></tr>\n",
+		t->key_from_workload ? "workload's key metrics" :
+		"rate metrics", o->alpha, o->min_change_pct);
+	for (size_t g = 1; g < t->nr_groups; g++) {
+		fputs("<tr><td class=l>", out);
+		html_escape(out, t->labels[g]);
+		fputs("</td><td>", out);
+		num(out, t->rollup[g]);
+		fputs("</td><td>", out);
+		pct(out, 100 * (t->rollup[g] - 1));
+		fprintf(out, "</td><td>%zu</td></tr>\n", t->rollup_n[g]);
+	}
+	fputs("</table>\n", out);
+}
+
+int html_write_report(FILE *out, const char *title,
+		      const struct html_section *secs, size_t nr,
+		      const struct compare_opts *o)
+{
+	int id = 0, rc = 0;
+
+	fputs("<!DOCTYPE html>\n<html lang=en>\n<head>\n<meta charset=utf-8>"
+	      "\n<title>", out);
+	html_escape(out, title);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>",
+		html_css);
+	html_escape(out, title);
+	fputs("</h1>\n<p class=note>Means of rates are harmonic (the phases "
+	      "of one name do the same work); CIs are Student t at 95%; "
+	      "the change CI is the delta-method interval of the ratio of "
+	      "means; p is Welch's t-test.</p>\n", out);
+	for (size_t i = 0; i < nr && !rc; i++) {
+		const struct cmp_table *t = secs[i].table;
+
+		fputs("<h2>", out);
+		html_escape(out, t->workload);
+		fprintf(out, "</h2>\n<p>%zu configuration%s; baseline <b>",
+			t->nr_groups, t->nr_groups == 1 ? "" : "s");
+		html_escape(out, t->nr_groups ? t->labels[0] : "-");
+		fputs("</b>.</p>\n", out);
+		classic(out, &secs[i]);
+		if (t->nr_groups > 1)
+			rollup(out, t, o);
+		for (size_t r = 0; r < t->nr_rows && !rc; r++) {
+			const struct cmp_row *row = &t->rows[r];
+			long idx;
+
+			if (!row->shown || interval_name(row->metric, &idx))
+				continue;
+			fputs("<h3>", out);
+			html_escape(out, row->phase);
+			fputc(' ', out);
+			html_escape(out, row->metric);
+			fputs(" [", out);
+			html_escape(out, row->unit);
+			fprintf(out, "] <span class=note>(%s mean%s)</span>"
+				"</h3>\n", compare_mean_name(row),
+				row->key ? ", key metric" : "");
+			row_table(out, t, row);
+			rc = row_charts(out, t, row, &id);
+		}
+		if (!rc)
+			rc = time_series(out, &secs[i], &id);
+	}
+	fputs("</body>\n</html>\n", out);
+	return rc;
+}

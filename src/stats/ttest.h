@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ttest.h - inference on means for small samples: Student t confidence
+ * intervals, Welch's unequal-variance t-test and a confidence interval
+ * for the ratio of two means.  Benchmarks give a handful of repetitions
+ * with unknown and unequal spread, which is exactly Welch's setting.
+ * The t distribution comes from GSL (gsl_cdf_tdist_Pinv/_Q), not from a
+ * hand-written incomplete beta function.  Pure functions, no I/O.
+ */
+#ifndef FSLAB_TTEST_H
+#define FSLAB_TTEST_H
+
+#include <stddef.h>
+
+/* A sample as the tests need it: size, mean, sample standard deviation. */
+struct ttest_sample {
+	size_t n;
+	double mean;
+	double sd;
+};
+
+/* Two-sided critical value t_{1-alpha/2, df}; NaN when df <= 0. */
+double ttest_tcrit(double alpha, double df);
+
+/*
+ * Confidence interval of the mean at level 1 - alpha:
+ * mean +- t_{1-alpha/2, n-1} * sd / sqrt(n).  Needs n >= 2, else both
+ * ends are NaN and -1 is returned.
+ */
+int ttest_mean_ci(const struct ttest_sample *s, double alpha, double *lo,
+		  double *hi);
+
+struct welch_result {
+	double diff;       /* b.mean - a.mean */
+	double se;         /* sqrt(sa^2/na + sb^2/nb) */
+	double t;          /* diff / se */
+	double df;         /* Welch-Satterthwaite degrees of freedom */
+	double p;          /* two-sided p-value */
+	double lo, hi;     /* CI of diff at level 1 - alpha */
+};
+
+/*
+ * Welch's t-test of b against a.  Needs n >= 2 in both; -1 (every field
+ * NaN) otherwise.  With no spread at all (se == 0) the test degenerates:
+ * p is 1 when the means are equal and 0 when they differ.
+ */
+int ttest_welch(const struct ttest_sample *a, const struct ttest_sample *b,
+		double alpha, struct welch_result *out);
+
+/*
+ * Ratio r = b.mean / a.mean with its CI at level 1 - alpha, by the delta
+ * method: var(r) ~= r^2 (sa^2/(na ma^2) + sb^2/(nb mb^2)), with the
+ * Welch-Satterthwaite df of the two relative variances.  Chosen over
+ * Fieller because it never yields an unbounded interval and is accurate
+ * when both CoVs are small, which is the case we care about (a few %);
+ * for noisy data the interval is approximate and says so by being wide.
+ * -1 (NaN fields) when a.mean is 0 or either n < 2.
+ */
+int ttest_ratio_ci(const struct ttest_sample *a, const struct ttest_sample *b,
+		   double alpha, double *ratio, double *lo, double *hi);
+
+#endif

@@ -1,0 +1,191 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# fslab compare on a real two-target, three-repetition compilebench run:
+# every section printed, JSON and CSV parse back with the right shape,
+# A/A says "no significant change", and --fail-on-regression exits 3 on
+# a regression planted in copies of the run (SQLite), 0 otherwise.
+# Nothing here asserts timings: verdicts are only checked on data the
+# test wrote itself.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/cbdata.sh"
+need_loop
+need_cmd sqlite3
+need_cmd python3
+need_cmd mkfs.ext4
+scratch_dir
+have_cbdata || _need "compilebench data sets at $CBDATA"
+make_small_cbdata "$SCRATCH/cbdata"
+
+check "compare --help" "$FSLAB" compare --help
+check_exit "compare: unknown format exits 2" 2 "$FSLAB" compare --format xml
+check_exit "compare: bad --min-change exits 2" 2 "$FSLAB" compare --min-change x
+check_exit "compare: missing database exits 1" 1 "$FSLAB" compare --db "$SCRATCH/none.db"
+
+"$FSLAB" run -t ext4:size=1G -t 'ext4:size=1G,mount=noatime,name=noatime' \
+	-w "compilebench:initial-dirs=2,runs=6,sources=$SCRATCH/cbdata" \
+	--repeat 3 --tag cmp --db "$DB" --scratch "$SCRATCH" \
+	>"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
+rc=$?
+if [ $rc -eq 0 ]; then ok "two targets x three repetitions run"; else
+	not_ok "two targets x three repetitions run" "exit $rc" "$(tail -20 "$SCRATCH/run.err")"; fi
+run=$(sqlite3 "$DB" "select id from runs where tag = 'cmp'")
+
+out=$SCRATCH/cmp.txt
+"$FSLAB" compare cmp --db "$DB" >"$out" 2>"$SCRATCH/cmp.err"
+rc=$?
+[ $rc -eq 0 ] && ok "compare cmp exits 0" || not_ok "compare cmp exits 0" "exit $rc" "$(cat "$SCRATCH/cmp.err")"
+missing=
+for want in "== compilebench: 2 configurations, baseline 'ext4'" \
+	"ext4    3 repetitions" "noatime 3 repetitions" \
+	"compilebench averages (mean over repetitions" \
+	"Average ext4 results" "Average noatime results" \
+	"intial create" "stat compiled tree" \
+	"summary  initial-create.avg [MiB/s]  (higher is better; harmonic mean)  key" \
+	"summary  delete.avg [s]  (lower is better; arithmetic mean)  key" \
+	"initial-create  MiB/s [MiB/s]" "initial-create  files/s" \
+	"initial-create  wall_s [s]" \
+	"95% CI of mean" "95% CI of change" "verdict" "baseline" \
+	"roll-up: geometric mean" "noatime vs ext4: " "result: "; do
+	grep -qF -- "$want" "$out" || missing="$missing|$want"
+done
+[ -z "$missing" ] && ok "compare prints every section" ||
+	not_ok "compare prints every section" "missing: $missing" "$(head -60 "$out")"
+n=$(grep -c '^  noatime *3 ' "$out")
+[ "$n" -ge 10 ] && ok "statistics per phase and metric, n = 3 reps" ||
+	not_ok "statistics per phase and metric, n = 3 reps" "got $n rows"
+grep -q 'sys_s' "$out" && not_ok "non-key metrics hidden by default" ||
+	ok "non-key metrics hidden by default"
+"$FSLAB" compare cmp --db "$DB" --all | grep -q '^summary  patch.runs ' &&
+	ok "--all shows every metric" || not_ok "--all shows every metric"
+lines=$("$FSLAB" compare cmp --db "$DB" --metric wall_s --phase 'read*' |
+	grep -c '^[a-z-]*  [^ ]* \[')
+[ "$lines" -eq 1 ] && ok "--metric/--phase filter" || not_ok "--metric/--phase filter" "got $lines blocks"
+
+# JSON: versioned, parsed back.
+"$FSLAB" compare cmp --db "$DB" --format json >"$SCRATCH/cmp.json"
+if python3 - "$SCRATCH/cmp.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format_version"] == 1
+assert d["alpha"] == 0.05 and d["min_change_pct"] == 2
+w = d["workloads"][0]
+assert w["workload"] == "compilebench", w["workload"]
+assert w["groups"] == ["ext4", "noatime"], w["groups"]
+rows = {(r["phase"], r["metric"]): r for r in w["rows"]}
+k = rows[("summary", "initial-create.avg")]
+assert k["key"] and k["better"] == "higher" and k["mean_kind"] == "harmonic"
+assert [g["n"] for g in k["groups"]] == [3, 3]
+assert len(k["groups"][0]["samples"]) == 3
+assert "vs_baseline" not in k["groups"][0]
+v = k["groups"][1]["vs_baseline"]
+for f in ("ratio", "change_pct", "change_ci_lo_pct", "p", "significant", "verdict"):
+    assert f in v, f
+assert rows[("summary", "delete.avg")]["better"] == "lower"
+assert w["rollup"][1]["metrics"] >= 1
+assert isinstance(w["regression"], bool)
+PY
+then ok "compare --format json parses back with its shape"; else not_ok "compare --format json parses back with its shape"; fi
+
+# CSV: header, RFC 4180, one row per (workload, phase, metric, group).
+"$FSLAB" compare cmp --db "$DB" --format csv >"$SCRATCH/cmp.csv"
+if python3 - "$SCRATCH/cmp.csv" <<'PY'
+import csv, sys
+raw = open(sys.argv[1], newline="").read()
+assert raw.endswith("\r\n")
+rows = list(csv.DictReader(raw.splitlines()))
+assert rows and rows[0]["workload"] == "compilebench"
+groups = {r["group"] for r in rows}
+assert groups == {"ext4", "noatime"}, groups
+assert all(r["baseline"] == "ext4" for r in rows)
+key = [r for r in rows if r["metric"] == "initial-create.avg"]
+assert len(key) == 2 and key[0]["verdict"] == "baseline"
+PY
+then ok "compare --format csv has a header and a row per group"; else not_ok "compare --format csv has a header and a row per group"; fi
+
+# show/results --format csv.
+"$FSLAB" show cmp --db "$DB" --format csv >"$SCRATCH/show.csv"
+if python3 - "$SCRATCH/show.csv" "$DB" "$run" <<'PY'
+import csv, sqlite3, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+db = sqlite3.connect(sys.argv[2])
+n = db.execute("select count(*) from metrics m join phases p on m.phase_id = p.id "
+               "join wlruns w on p.wlrun_id = w.id where w.run_id = ?",
+               (int(sys.argv[3]),)).fetchone()[0]
+assert len(rows) == n, (len(rows), n)
+assert {r["target"] for r in rows} == {"ext4", "noatime"}
+assert {r["rep"] for r in rows} == {"0", "1", "2"}
+assert all(r["run"] == sys.argv[3] for r in rows)
+PY
+then ok "show --format csv: one row per stored metric"; else not_ok "show --format csv: one row per stored metric"; fi
+"$FSLAB" results --db "$DB" --format csv >"$SCRATCH/results.csv"
+if python3 - "$SCRATCH/results.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 1 and rows[0]["tag"] == "cmp"
+assert rows[0]["targets"] == "ext4;noatime", rows[0]["targets"]
+PY
+then ok "results --format csv lists the run"; else not_ok "results --format csv lists the run"; fi
+
+# A/A: the same configuration twice.
+out=$("$FSLAB" compare "$run" "$run" --db "$DB" --fail-on-regression 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && ! grep -qE 'REGRESSION|improvement' <<<"$out" &&
+	grep -q 'no significant change' <<<"$out" &&
+	grep -q ": 1.0000 (+0.0%)" <<<"$out"; then
+	ok "A/A: no significant change, roll-up 1"
+else
+	not_ok "A/A: no significant change, roll-up 1" "exit $rc" "$(grep -E 'REGRESS|improve|roll|vs' <<<"$out" | head)"
+fi
+
+# Plant a regression: two copies of the run whose initial-create.avg the
+# test sets itself (100 vs 50, the same 2 % steps).
+copy_run() { # copy_run TAG OFFSET
+	sqlite3 "$DB" <<SQL
+create temp table r as select * from runs where id = $run;
+update r set id = id + $2, tag = '$1';
+insert into runs select * from r;
+create temp table t as select * from targets where run_id = $run;
+update t set id = id + $2, run_id = run_id + $2;
+insert into targets select * from t;
+create temp table w as select * from wlruns where run_id = $run;
+update w set id = id + $2, run_id = run_id + $2, target_id = target_id + $2;
+insert into wlruns select * from w;
+create temp table p as select * from phases where wlrun_id in
+	(select id from wlruns where run_id = $run);
+update p set id = id + $2, wlrun_id = wlrun_id + $2;
+insert into phases select * from p;
+create temp table m as select * from metrics where phase_id in
+	(select id from phases where wlrun_id in (select id from wlruns where run_id = $run));
+update m set phase_id = phase_id + $2;
+insert into metrics select * from m;
+SQL
+}
+set_metric() { # set_metric TAG BASE
+	# Spread of 2 % a sample, the same in both copies: exact ratios.
+	sqlite3 "$DB" "update metrics set value = $2 * (1 + 0.02 * (select w.rep + 3 * t.idx from phases p join wlruns w on p.wlrun_id = w.id join targets t on w.target_id = t.id where p.id = metrics.phase_id)) where name = 'initial-create.avg' and phase_id in (select p.id from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$1')"
+}
+copy_run syn-a 1000000 && copy_run syn-b 2000000 && set_metric syn-a 100 && set_metric syn-b 50
+n=$(sqlite3 "$DB" "select count(*) from runs where tag like 'syn-%'")
+[ "$n" -eq 2 ] && ok "two synthetic copies stored" || not_ok "two synthetic copies stored" "got $n"
+out=$("$FSLAB" compare syn-a syn-b --db "$DB" --fail-on-regression 2>&1)
+rc=$?
+[ $rc -eq 3 ] && ok "--fail-on-regression exits 3 on a planted regression" ||
+	not_ok "--fail-on-regression exits 3 on a planted regression" "exit $rc" "$out"
+grep -A4 '^summary  initial-create.avg' <<<"$out" | grep -q -- '-50.0%.*\* REGRESSION' &&
+	ok "the regression is labelled, -50%" ||
+	not_ok "the regression is labelled, -50%" "$(grep -A4 '^summary  initial-create.avg' <<<"$out")"
+check_exit "without --fail-on-regression: exit 0" 0 "$FSLAB" compare syn-a syn-b --db "$DB"
+out=$("$FSLAB" compare syn-b syn-a --db "$DB" --fail-on-regression 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -A4 '^summary  initial-create.avg' <<<"$out" | grep -q -- '+100.0%.*\* improvement' &&
+	ok "the other way round: an improvement, exit 0" ||
+	not_ok "the other way round: an improvement, exit 0" "exit $rc" "$(grep -A4 '^summary  initial-create.avg' <<<"$out")"
+out=$("$FSLAB" compare syn-a syn-b --db "$DB" --min-change 60 --fail-on-regression 2>&1)
+rc=$?
+[ $rc -eq 0 ] && ok "--min-change above the change: not a regression" ||
+	not_ok "--min-change above the change: not a regression" "exit $rc"
+check_exit "compare: unknown run exits 1" 1 "$FSLAB" compare nosuchtag --db "$DB"
+
+nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
+	not_ok "no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
+finish

@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# fslab report writes one self-contained HTML file (no network, inline
+# SVG charts drawn by cairo) that headless Chromium loads without
+# console errors and renders to a non-blank page.  The screenshot's path
+# is printed for CI to keep as an artifact.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/cbdata.sh"
+need_loop
+need_cmd python3
+need_cmd chromium
+need_cmd mkfs.ext4
+scratch_dir
+have_cbdata || _need "compilebench data sets at $CBDATA"
+make_small_cbdata "$SCRATCH/cbdata"
+
+check "report --help" "$FSLAB" report --help
+check_exit "report without -o exits 2" 2 "$FSLAB" report --db "$DB"
+
+"$FSLAB" run -t ext4:size=1G -t 'ext4:size=1G,mount=noatime,name=noatime' \
+	-w "compilebench:initial-dirs=2,runs=6,sources=$SCRATCH/cbdata" \
+	--repeat 2 --tag rep --db "$DB" --scratch "$SCRATCH" \
+	>"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
+rc=$?
+if [ $rc -eq 0 ]; then ok "two-target run"; else
+	not_ok "two-target run" "exit $rc" "$(tail -20 "$SCRATCH/run.err")"; fi
+
+html=$SCRATCH/report.html
+check "report rep -o FILE" "$FSLAB" report rep --db "$DB" -o "$html"
+[ -s "$html" ] && ok "report file written" || not_ok "report file written"
+nsvg=$(grep -c '<svg' "$html")
+[ "$nsvg" -ge 4 ] && ok "inline SVG charts ($nsvg)" || not_ok "inline SVG charts" "got $nsvg"
+missing=
+for want in '<!DOCTYPE html>' '<style>' 'Average ext4 results' 'roll-up' \
+	'95% CI of change' '<h3>summary initial-create.avg [MiB/s]' \
+	'<h3>read wall_s [s]'; do
+	grep -qF -- "$want" "$html" || missing="$missing|$want"
+done
+[ -z "$missing" ] && ok "report has the classic layout, tables and roll-up" ||
+	not_ok "report has the classic layout, tables and roll-up" "missing: $missing"
+# Self-contained: nothing to fetch (SVG namespace URIs are not fetches).
+if grep -qiE '<(link|img|iframe|object|embed|script)[ >]|src=|@import|url\((http|//)' "$html"; then
+	not_ok "report is self-contained" "$(grep -oiE '<(link|img|script)[^>]*|src=[^ ]*|url\([^)]*' "$html" | head -3)"
+else
+	ok "report is self-contained"
+fi
+if python3 - "$html" <<'PY'
+import re, sys
+from collections import Counter
+s = open(sys.argv[1]).read()
+ids = Counter(re.findall(r'\bid="([^"]+)"', s))
+dup = [k for k, v in ids.items() if v > 1]
+assert not dup, dup[:5]
+for ref in re.findall(r'href="#([^"]+)"', s):
+    assert ref in ids, ref
+PY
+then ok "chart ids unique across the page"; else not_ok "chart ids unique across the page"; fi
+
+# Load it with a probe script: it must run, and the console stay quiet.
+probe=$SCRATCH/probe.html
+sed 's|</body>|<script>document.title = "ok";</script></body>|' "$html" >"$probe"
+prof=$(mktemp -d)
+cleanup_add "rm -rf '$prof'"
+timeout 120 chromium --headless --no-sandbox --disable-gpu \
+	--user-data-dir="$prof" --enable-logging=stderr --v=0 \
+	--dump-dom "file://$probe" >"$SCRATCH/dom.html" 2>"$SCRATCH/chromium.log"
+grep -q '<title>ok</title>' "$SCRATCH/dom.html" &&
+	ok "chromium loads the report and runs the probe" ||
+	not_ok "chromium loads the report and runs the probe" "$(tail -5 "$SCRATCH/chromium.log")"
+if grep -qE 'CONSOLE|Uncaught|net::ERR' "$SCRATCH/chromium.log"; then
+	not_ok "no console errors" "$(grep -E 'CONSOLE|Uncaught|net::ERR' "$SCRATCH/chromium.log" | head -5)"
+else
+	ok "no console errors"
+fi
+
+png=$SCRATCH/report.png
+rm -rf "$prof"/*
+timeout 120 chromium --headless --no-sandbox --disable-gpu \
+	--user-data-dir="$prof" --screenshot="$png" --window-size=1280,2000 \
+	"file://$html" >/dev/null 2>&1
+echo "# screenshot: $png"
+# Decode the PNG by hand (zlib + the five scanline filters) and count
+# pixels that are not near-white.
+if frac=$(python3 - "$png" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat = 8, b""
+while pos < len(data):
+    n, typ = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if typ == b"IHDR":
+        w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+    elif typ == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6) and not interlace, (depth, ctype)
+bpp = 3 if ctype == 2 else 4
+raw = zlib.decompress(idat)
+stride = w * bpp
+prev = bytearray(stride)
+busy = 0
+for y in range(h):
+    f = raw[y * (stride + 1)]
+    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        if f == 1:
+            line[i] = (line[i] + a) & 255
+        elif f == 2:
+            line[i] = (line[i] + b) & 255
+        elif f == 3:
+            line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+            line[i] = (line[i] + pr) & 255
+    for x in range(0, stride, bpp):
+        if min(line[x], line[x + 1], line[x + 2]) < 230:
+            busy += 1
+    prev = line
+frac = busy / (w * h)
+print(f"{frac:.4f}")
+sys.exit(0 if frac > 0.01 else 1)
+PY
+); then ok "screenshot is not blank ($frac of pixels drawn)"
+else not_ok "screenshot is not blank" "fraction '$frac'" "png: $png"; fi
+[ -n "${FSLAB_ARTIFACTS:-}" ] && cp "$png" "$html" "$FSLAB_ARTIFACTS"/ 2>/dev/null
+
+# Across runs, and to stdout.
+"$FSLAB" report rep rep --db "$DB" -o - >"$SCRATCH/aa.html" 2>"$SCRATCH/aa.err"
+grep -q 'no significant change' "$SCRATCH/aa.html" && ! grep -q 'regression</td>' "$SCRATCH/aa.html" &&
+	ok "A/A report: no significant change" || not_ok "A/A report: no significant change" "$(cat "$SCRATCH/aa.err")"
+nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
+	not_ok "no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
+finish
