@@ -40,7 +40,9 @@ uint64_t measure_min_ns(void);
 
 /*
  * Add the derived figures every phase gets: wall_s, user_s, sys_s,
- * sys_cpu_pct, and when work was reported MiB/s (2^20), files/s, ops/s;
+ * sys_cpu_pct, and when work was reported MiB/s (2^20), files/s, ops/s
+ * (over the workers' span, first start to last end, when the phase has
+ * worker rows);
  * device figures when known.  Rates are omitted (and too_short set) when
  * the phase was shorter than measure_min_ns().
  */

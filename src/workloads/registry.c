@@ -11,6 +11,8 @@
 const struct workload *const workloads[] = {
 	&wl_bonnie,
 	&wl_compilebench,
+	&wl_ffsb,
+	&wl_metadata,
 	NULL,
 };
 

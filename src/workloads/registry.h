@@ -7,6 +7,8 @@
 
 extern const struct workload wl_bonnie;
 extern const struct workload wl_compilebench;
+extern const struct workload wl_ffsb;
+extern const struct workload wl_metadata;
 
 /* NULL-terminated, sorted by name. */
 extern const struct workload *const workloads[];

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -112,6 +113,30 @@ static void test_derive(void **state)
 	phase_rec_release(&p);
 }
 
+static void test_derive_workers(void **state)
+{
+	struct phase_rec p;
+	(void)state;
+
+	/* Two threads busy from 1 s to 3 s and 2 s to 5 s: the rate is over
+	 * the 4 s span, not the phase's 10 s clock. */
+	memset(&p, 0, sizeof(p));
+	p.m.wall_ns = 10000000000ULL;
+	p.m.sys_busy_pct = -1;
+	p.files = 800;
+	p.workers = calloc(2, sizeof(*p.workers));
+	p.nr_workers = p.alloc_workers = 2;
+	p.workers[0].start_ns = 1000000000ULL;
+	p.workers[0].end_ns = 3000000000ULL;
+	p.workers[1].start_ns = 2000000000ULL;
+	p.workers[1].end_ns = 5000000000ULL;
+	measure_derive(&p);
+	assert_true(fabs(phase_rec_metric(&p, "files/s")->value - 200) < 1e-9);
+	assert_true(fabs(phase_rec_metric(&p, "span_s")->value - 4) < 1e-9);
+	assert_true(fabs(phase_rec_metric(&p, "wall_s")->value - 10) < 1e-9);
+	phase_rec_release(&p);
+}
+
 static void test_snap_live(void **state)
 {
 	struct measure_snap a, b;
@@ -133,6 +158,7 @@ int main(void)
 		cmocka_unit_test(test_blkstat),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_derive),
+		cmocka_unit_test(test_derive_workers),
 		cmocka_unit_test(test_snap_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

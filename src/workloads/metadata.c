@@ -1,0 +1,871 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * metadata.c - fs_mark/mdtest-style metadata storms: N threads create,
+ * stat, read and unlink many small files, spread over subdirectories of
+ * their own (or of one shared directory), and make and remove those
+ * directories.  One phase per operation; each op is timed into a
+ * per-thread latency histogram, and each thread's start and end are
+ * recorded so the rate is total files over the wall time of the whole
+ * phase (first start to last end, as IOR/mdtest count), never a sum of
+ * per-thread rates, which overstates when the threads finish unevenly.
+ *
+ * After the timed work the workload checks its books: the stat phase
+ * must have seen every created file with the right size, and after
+ * unlink every directory must be empty; a mismatch fails the run.
+ */
+#include "workloads/metadata.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "stats/lathist.h"
+#include "util/pyrand.h"
+#include "util/util.h"
+#include "workloads/registry.h"
+
+/* Largest total file count: the name keeps it in ten digits. */
+#define MD_MAX_TOTAL 1000000000LL
+#define MD_MAX_SIZE (1ULL << 30)
+#define MD_WBUF_MAX ((size_t)1 << 20)
+#define MD_RBUF 65536
+
+static const struct opt_enum names_values[] = {
+	{ "seq", MD_NAMES_SEQ, "number first: names sort in creation order, "
+	  "files are visited in order" },
+	{ "random", MD_NAMES_RANDOM, "random characters first, files visited "
+	  "in a seeded random order" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum sync_values[] = {
+	{ "none", MD_SYNC_NONE, "no sync (fs_mark -S 0)" },
+	{ "fsync", MD_SYNC_FSYNC, "fsync each file before close (-S 1)" },
+	{ "fsync-dir", MD_SYNC_FSYNC_DIR, "fsync each file and its "
+	  "directory" },
+	{ "batch", MD_SYNC_BATCH, "one syncfs after all creates, timed" },
+	{ NULL, 0, NULL },
+};
+
+#define OFF(f) offsetof(struct md_opts, f)
+static const struct opt md_opt_table[] = {
+	{ "files", OPT_INT, OFF(files), "10000", "files per thread",
+	  1, 10000000, NULL },
+	{ "size", OPT_SIZE, OFF(size), "0", "bytes written per file (0: "
+	  "pure metadata, as mdtest; no read phase), up to 1G", 0, 0, NULL },
+	{ "dirs", OPT_INT, OFF(dirs), "1", "subdirectories per thread (in "
+	  "all with shared), filled one after the other", 1, 1000000, NULL },
+	{ "threads", OPT_INT, OFF(threads), "1", "threads, each with its own "
+	  "directory", 1, 256, NULL },
+	{ "shared", OPT_BOOL, OFF(shared), "no", "all threads work in one "
+	  "shared directory tree", 0, 0, NULL },
+	{ "names", OPT_ENUM, OFF(names), "seq", "file names and visiting "
+	  "order", 0, 0, names_values },
+	{ "sync", OPT_ENUM, OFF(sync), "none", "durability of the creates",
+	  0, 0, sync_values },
+	{ "cold", OPT_BOOL, OFF(cold), "yes", "cold cache before the stat, "
+	  "read and unlink phases", 0, 0, NULL },
+	{ "seed", OPT_INT, OFF(seed), "0", "seed of the names and orders "
+	  "(0: the run's --seed)", 0, LLONG_MAX, NULL },
+	OPT_END,
+};
+
+enum md_kind { MD_MKDIR, MD_CREATE, MD_STAT, MD_READ, MD_UNLINK, MD_RMDIR,
+	       MD_NR_KINDS };
+
+static const char *const md_phase_names[] = {
+	"mkdir", "create", "stat", "read", "unlink", "rmdir", NULL,
+};
+
+static const char *const md_key_metrics[] = {
+	"create/files/s", "stat/files/s", "unlink/files/s", NULL,
+};
+
+/* ---- pure logic (metadata.h) ---- */
+
+/* splitmix64's finalizer: a good 64-bit mix of a counter. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/*
+ * The random characters are a counter-based PRNG: splitmix64 of (seed,
+ * num).  Any phase can rebuild any name from its number without storing
+ * millions of strings, and the same seed gives the same names.  Ten
+ * base-62 digits of one 64-bit draw (62^10 < 2^64).
+ */
+void md_name(char buf[MD_NAME_LEN], enum md_names names, uint64_t seed,
+	     uint64_t num)
+{
+	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "abcdefghijklmnopqrstuvwxyz";
+	uint64_t x = mix64(mix64(seed) ^ num);
+	char rnd[11];
+
+	for (int i = 0; i < 10; i++) {
+		rnd[i] = alnum[x % 62];
+		x /= 62;
+	}
+	rnd[10] = '\0';
+	if (names == MD_NAMES_SEQ)
+		snprintf(buf, MD_NAME_LEN, "%010" PRIu64 "%s", num, rnd);
+	else
+		snprintf(buf, MD_NAME_LEN, "%s%010" PRIu64, rnd, num);
+}
+
+/*
+ * Contiguous, balanced blocks: file k of files goes to directory
+ * floor(k * dirs / files), so directory d is filled completely before
+ * d + 1 (like fs_mark's files-per-subdirectory) and no two directories
+ * differ by more than one file.  k * dirs <= 10^7 * 10^6 fits easily.
+ */
+uint64_t md_file_dir(uint64_t k, uint64_t files, uint64_t dirs)
+{
+	if (files == 0 || dirs <= 1)
+		return 0;
+	return k * dirs / files;
+}
+
+void md_order(uint32_t *order, size_t n, bool shuffle, uint64_t seed)
+{
+	struct pyrand pr;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	if (!shuffle || n < 2)
+		return;
+	pyrand_seed(&pr, seed);
+	pyrand_shuffle(&pr, order, n, sizeof(*order));
+}
+
+int md_check(const void *vopts, char *err, size_t errlen)
+{
+	const struct md_opts *o = vopts;
+
+	if (o->files * o->threads > MD_MAX_TOTAL) {
+		snprintf(err, errlen, "files x threads must not exceed %lld, "
+			 "not %lld", MD_MAX_TOTAL, o->files * o->threads);
+		return -1;
+	}
+	if (o->dirs > o->files) {
+		snprintf(err, errlen, "dirs (%lld) must not exceed files "
+			 "(%lld): directories would stay empty", o->dirs,
+			 o->files);
+		return -1;
+	}
+	if (o->size > MD_MAX_SIZE) {
+		snprintf(err, errlen, "size must not exceed 1G, not %" PRIu64,
+			 o->size);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the run ---- */
+
+struct md_run {
+	struct wl_ctx *ctx;
+	const struct md_opts *o;
+	uint64_t seed;
+	int nthreads;
+	uint64_t files;         /* per thread */
+	uint64_t ndirs;         /* subdirectories of each top directory */
+	int ntops;              /* top directories: one per thread, or 1 */
+	/* the start gate: threads get ready, then start together */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int ready;
+	bool go;
+	atomic_bool abort;      /* a thread failed: the others stop too */
+	atomic_int done;        /* threads through their creates (batch) */
+};
+
+struct md_worker {
+	struct md_run *r;
+	enum md_kind kind;
+	int idx;
+	int topfd;
+	uint32_t *order;
+	char *buf;
+	size_t bufsize;
+	uint64_t start_ns, end_ns;      /* CLOCK_REALTIME */
+	uint64_t files, bytes, ops;
+	uint64_t missing, wrong_size;
+	uint64_t sync_ns;               /* batch: the syncfs, if ours */
+	struct lathist lat;
+	int err;                        /* errno of the first failure */
+	const char *what;
+	char path[64];
+};
+
+static void top_name(const struct md_run *r, int t, char *buf, size_t len)
+{
+	if (r->o->shared)
+		snprintf(buf, len, "shared");
+	else
+		snprintf(buf, len, "t%d", t);
+}
+
+static int worker_top(const struct md_worker *w)
+{
+	return w->r->o->shared ? 0 : w->idx;
+}
+
+static void worker_fail(struct md_worker *w, const char *what)
+{
+	if (!w->err) {
+		w->err = errno ? errno : EIO;
+		w->what = what;
+	}
+	atomic_store(&w->r->abort, true);
+}
+
+static bool worker_stop(struct md_worker *w)
+{
+	return phase_stop_requested() ||
+	       atomic_load_explicit(&w->r->abort, memory_order_relaxed);
+}
+
+static int write_full(int fd, const char *buf, size_t bufsize, uint64_t n)
+{
+	while (n) {
+		size_t cur = n < bufsize ? (size_t)n : bufsize;
+		ssize_t got = write(fd, buf, cur);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -1;
+		n -= (uint64_t)got;
+	}
+	return 0;
+}
+
+/* One create: open(O_EXCL), write, fsync as asked, close. */
+static int op_create(struct md_worker *w, uint64_t dir, int *dirfd,
+		     uint64_t *curdir)
+{
+	const struct md_run *r = w->r;
+	int fd = openat(w->topfd, w->path,
+			O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		worker_fail(w, "create");
+		return -1;
+	}
+	if (r->o->size && write_full(fd, w->buf, w->bufsize, r->o->size)) {
+		worker_fail(w, "write");
+		close(fd);
+		return -1;
+	}
+	if (r->o->sync >= MD_SYNC_FSYNC && r->o->sync <= MD_SYNC_FSYNC_DIR &&
+	    fsync(fd)) {
+		worker_fail(w, "fsync");
+		close(fd);
+		return -1;
+	}
+	if (close(fd)) {
+		worker_fail(w, "close");
+		return -1;
+	}
+	w->bytes += r->o->size;
+	if (r->o->sync != MD_SYNC_FSYNC_DIR)
+		return 0;
+	/* files come in directory runs: keep the directory open between */
+	if (*dirfd < 0 || *curdir != dir) {
+		char d[32];
+
+		if (*dirfd >= 0)
+			close(*dirfd);
+		snprintf(d, sizeof(d), "d%" PRIu64, dir);
+		*dirfd = openat(w->topfd, d, O_RDONLY | O_DIRECTORY |
+				O_CLOEXEC);
+		*curdir = dir;
+		if (*dirfd < 0) {
+			worker_fail(w, "open directory");
+			return -1;
+		}
+	}
+	if (fsync(*dirfd)) {
+		worker_fail(w, "fsync directory");
+		return -1;
+	}
+	return 0;
+}
+
+static int op_read(struct md_worker *w)
+{
+	uint64_t total = 0;
+	int fd = openat(w->topfd, w->path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT) {
+		w->missing++;
+		return 0;
+	}
+	if (fd < 0) {
+		worker_fail(w, "open");
+		return -1;
+	}
+	for (;;) {
+		ssize_t n = read(fd, w->buf, w->bufsize);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			worker_fail(w, "read");
+			close(fd);
+			return -1;
+		}
+		if (!n)
+			break;
+		total += (uint64_t)n;
+	}
+	close(fd);
+	w->bytes += total;
+	if (total != w->r->o->size)
+		w->wrong_size++;
+	return 0;
+}
+
+static int op_file(struct md_worker *w, uint64_t dir, int *dirfd,
+		   uint64_t *curdir)
+{
+	struct stat sb;
+
+	switch (w->kind) {
+	case MD_CREATE:
+		return op_create(w, dir, dirfd, curdir);
+	case MD_STAT:
+		if (fstatat(w->topfd, w->path, &sb, AT_SYMLINK_NOFOLLOW)) {
+			if (errno != ENOENT) {
+				worker_fail(w, "stat");
+				return -1;
+			}
+			w->missing++;
+		} else if (!S_ISREG(sb.st_mode) ||
+			   (uint64_t)sb.st_size != w->r->o->size) {
+			w->wrong_size++;
+		}
+		return 0;
+	case MD_READ:
+		return op_read(w);
+	case MD_UNLINK:
+		if (unlinkat(w->topfd, w->path, 0)) {
+			if (errno != ENOENT) {
+				worker_fail(w, "unlink");
+				return -1;
+			}
+			w->missing++;
+		}
+		return 0;
+	default:
+		BUG("bad file op %d", (int)w->kind);
+	}
+}
+
+static void do_files(struct md_worker *w)
+{
+	const struct md_run *r = w->r;
+	uint64_t curdir = 0;
+	int dirfd = -1;
+	char name[MD_NAME_LEN];
+
+	for (uint64_t i = 0; i < r->files && !worker_stop(w); i++) {
+		uint64_t k = w->order[i];
+		uint64_t num = (uint64_t)w->idx * r->files + k;
+		uint64_t dir = md_file_dir(k, r->files, r->ndirs);
+		uint64_t t0;
+		int ret;
+
+		md_name(name, (enum md_names)r->o->names, r->seed, num);
+		snprintf(w->path, sizeof(w->path), "d%" PRIu64 "/%s", dir,
+			 name);
+		t0 = now_ns();
+		ret = op_file(w, dir, &dirfd, &curdir);
+		lathist_add(&w->lat, now_ns() - t0);
+		if (ret)
+			break;
+		w->files++;
+		w->ops++;
+	}
+	if (dirfd >= 0)
+		close(dirfd);
+}
+
+/* mkdir/rmdir: own subdirectories, or every nthreads-th shared one. */
+static void do_dirs(struct md_worker *w)
+{
+	const struct md_run *r = w->r;
+	uint64_t first = r->o->shared ? (uint64_t)w->idx : 0;
+	uint64_t step = r->o->shared ? (uint64_t)r->nthreads : 1;
+
+	for (uint64_t d = first; d < r->ndirs && !worker_stop(w); d += step) {
+		uint64_t t0;
+		int ret;
+
+		snprintf(w->path, sizeof(w->path), "d%" PRIu64, d);
+		t0 = now_ns();
+		ret = w->kind == MD_MKDIR ? mkdirat(w->topfd, w->path, 0755) :
+		      unlinkat(w->topfd, w->path, AT_REMOVEDIR);
+		lathist_add(&w->lat, now_ns() - t0);
+		if (ret) {
+			worker_fail(w, w->kind == MD_MKDIR ?
+				    "create directory" : "remove directory");
+			break;
+		}
+		w->files++;
+		w->ops++;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct md_worker *w = arg;
+	struct md_run *r = w->r;
+
+	pthread_mutex_lock(&r->mu);
+	r->ready++;
+	pthread_cond_broadcast(&r->cv);
+	while (!r->go)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+
+	w->start_ns = realtime_ns();
+	if (w->kind == MD_MKDIR || w->kind == MD_RMDIR)
+		do_dirs(w);
+	else
+		do_files(w);
+	/*
+	 * batch: the last thread through its creates syncs the filesystem
+	 * before it stops its clock, so the sync counts in the phase's
+	 * first-start-to-last-end time, as fs_mark counts its sync.
+	 */
+	if (w->kind == MD_CREATE && r->o->sync == MD_SYNC_BATCH &&
+	    atomic_fetch_add(&r->done, 1) == r->nthreads - 1 &&
+	    !atomic_load(&r->abort)) {
+		uint64_t t0 = now_ns();
+
+		if (syncfs(w->topfd))
+			worker_fail(w, "sync");
+		w->sync_ns = now_ns() - t0;
+	}
+	w->end_ns = realtime_ns();
+	return NULL;
+}
+
+static void add_latency(struct phase *ph, const struct lathist *h)
+{
+	static const struct { const char *name; double q; } qs[] = {
+		{ "lat_p50_us", 0.50 }, { "lat_p95_us", 0.95 },
+		{ "lat_p99_us", 0.99 }, { "lat_max_us", 1.0 },
+	};
+
+	if (!h->count)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(qs); i++)
+		phase_metric(ph, qs[i].name,
+			     (double)lathist_quantile(h, qs[i].q) / 1e3, "us",
+			     BETTER_LOWER);
+	phase_metric(ph, "lat_mean_us", lathist_mean(h) / 1e3, "us",
+		     BETTER_LOWER);
+}
+
+static int prepare_worker(struct md_run *r, struct md_worker *w, int i,
+			  enum md_kind kind)
+{
+	char top[32];
+	bool files = kind != MD_MKDIR && kind != MD_RMDIR;
+
+	w->r = r;
+	w->kind = kind;
+	w->idx = i;
+	lathist_init(&w->lat);
+	top_name(r, worker_top(w), top, sizeof(top));
+	w->topfd = openat(AT_FDCWD, r->ctx->dir, O_RDONLY | O_DIRECTORY |
+			  O_CLOEXEC);
+	if (w->topfd >= 0) {
+		int fd = openat(w->topfd, top, O_RDONLY | O_DIRECTORY |
+				O_CLOEXEC);
+
+		close(w->topfd);
+		w->topfd = fd;
+	}
+	if (w->topfd < 0)
+		return error_errno("cannot open '%s/%s'", r->ctx->dir, top);
+	if (!files)
+		return 0;
+	w->order = xmalloc((size_t)r->files * sizeof(*w->order));
+	/* a different order per thread and per phase */
+	md_order(w->order, (size_t)r->files,
+		 r->o->names == MD_NAMES_RANDOM,
+		 mix64(r->seed ^ mix64((uint64_t)kind << 32 | (unsigned)i)));
+	if (kind == MD_CREATE) {
+		w->bufsize = r->o->size < MD_WBUF_MAX ? (size_t)r->o->size :
+			     MD_WBUF_MAX;
+		w->buf = xmalloc(w->bufsize ? w->bufsize : 1);
+		memset(w->buf, 0x5a, w->bufsize);
+	} else if (kind == MD_READ) {
+		w->bufsize = MD_RBUF;
+		w->buf = xmalloc(w->bufsize);
+	}
+	return 0;
+}
+
+static void release_workers(struct md_worker *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (w[i].topfd >= 0)
+			close(w[i].topfd);
+		free(w[i].order);
+		free(w[i].buf);
+	}
+	free(w);
+}
+
+static void progress(struct md_run *r, const struct phase_rec *p)
+{
+	const struct metric *rate = phase_rec_metric(p, "files/s");
+
+	fprintf(r->ctx->progress, "metadata: %-6s %10" PRIu64 " %s in "
+		"%.3f s", p->name, p->files,
+		!strcmp(p->name, "mkdir") || !strcmp(p->name, "rmdir") ?
+		"dirs " : "files", (double)p->m.wall_ns / 1e9);
+	if (rate)
+		fprintf(r->ctx->progress, " (%.0f/s)", rate->value);
+	fputc('\n', r->ctx->progress);
+}
+
+/*
+ * Run one phase on every thread.  The threads open what they need and
+ * wait at the gate; the phase begins just before the gate opens, so the
+ * core's wall time is the threads' first start to last end plus the
+ * join, and each thread's own start/end/work goes in as a worker row.
+ */
+static int md_phase(struct md_run *r, enum md_kind kind)
+{
+	int nt = r->nthreads, started = 0, ret = 0;
+	struct md_worker *w = xcalloc((size_t)nt, sizeof(*w));
+	pthread_t *th = xcalloc((size_t)nt, sizeof(*th));
+	const char *name = md_phase_names[kind];
+	uint64_t files = 0, bytes = 0, ops = 0, missing = 0, wrong = 0;
+	uint64_t sync_ns = 0;
+	const struct md_worker *failed = NULL;
+	struct lathist *lat = xmalloc(sizeof(*lat));
+	const struct phase_rec *rec;
+	struct phase *ph;
+
+	for (int i = 0; i < nt; i++)
+		w[i].topfd = -1;
+	r->ready = 0;
+	r->go = false;
+	atomic_store(&r->abort, false);
+	atomic_store(&r->done, 0);
+	for (int i = 0; i < nt && !ret; i++)
+		ret = prepare_worker(r, &w[i], i, kind);
+	for (int i = 0; i < nt && !ret; i++, started++) {
+		int e = pthread_create(&th[i], NULL, worker_main, &w[i]);
+
+		if (e) {
+			errno = e;
+			ret = error_errno("cannot start thread %d", i);
+			break;
+		}
+	}
+	pthread_mutex_lock(&r->mu);
+	while (r->ready < started)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+
+	ph = phase_begin(r->ctx, name, NULL);
+	if (ret) {
+		atomic_store(&r->abort, true);
+		phase_fail(ph, "cannot set up the threads");
+	}
+	pthread_mutex_lock(&r->mu);
+	r->go = true;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+
+	lathist_init(lat);
+	for (int i = 0; i < started; i++) {
+		lathist_merge(lat, &w[i].lat);
+		phase_worker(ph, i, w[i].start_ns, w[i].end_ns, w[i].bytes,
+			     w[i].files, w[i].ops);
+		files += w[i].files;
+		bytes += w[i].bytes;
+		ops += w[i].ops;
+		missing += w[i].missing;
+		wrong += w[i].wrong_size;
+		sync_ns += w[i].sync_ns;
+		if (w[i].err && !failed)
+			failed = &w[i];
+	}
+	phase_work(ph, bytes, files, ops);
+	add_latency(ph, lat);
+	if (kind == MD_CREATE && r->o->sync == MD_SYNC_BATCH)
+		phase_metric(ph, "sync_s", (double)sync_ns / 1e9, "s",
+			     BETTER_LOWER);
+	if (failed) {
+		char top[32];
+
+		top_name(r, worker_top(failed), top, sizeof(top));
+		ret = error("cannot %s '%s/%s/%s': %s", failed->what,
+			    r->ctx->dir, top, failed->path,
+			    strerror(failed->err));
+		phase_fail(ph, "cannot %s '%s/%s': %s", failed->what, top,
+			   failed->path, strerror(failed->err));
+	}
+	/* the books: not timed, the work is already done */
+	if (!ret && !phase_stop_requested() && (missing || wrong)) {
+		uint64_t want = r->files * (uint64_t)nt;
+
+		phase_fail(ph, "%s found %" PRIu64 " of %" PRIu64 " files "
+			   "(%" PRIu64 " missing, %" PRIu64 " not of %" PRIu64
+			   " bytes)", name, want - missing, want, missing,
+			   wrong, r->o->size);
+		ret = error("%s found %" PRIu64 " of %" PRIu64 " files (%"
+			    PRIu64 " missing, %" PRIu64 " not of %" PRIu64
+			    " bytes)", name, want - missing, want, missing,
+			    wrong, r->o->size);
+	}
+	if (phase_end(r->ctx, ph, &rec) < 0)
+		ret = -1;
+	else if (!phase_stop_requested())
+		progress(r, rec);
+	free(lat);
+	free(th);
+	release_workers(w, nt);
+	return ret;
+}
+
+static int make_tops(struct md_run *r)
+{
+	char top[32];
+
+	for (int t = 0; t < r->ntops; t++) {
+		char *p;
+
+		top_name(r, t, top, sizeof(top));
+		p = path_join(r->ctx->dir, top);
+		if (mkdir(p, 0755)) {
+			error_errno("cannot create '%s'", p);
+			free(p);
+			return -1;
+		}
+		free(p);
+	}
+	return 0;
+}
+
+/* After unlink, every subdirectory must be empty. */
+static int check_empty(struct md_run *r)
+{
+	char top[32], sub[64];
+	int ret = 0;
+
+	for (int t = 0; t < r->ntops && !ret; t++) {
+		top_name(r, t, top, sizeof(top));
+		for (uint64_t d = 0; d < r->ndirs && !ret; d++) {
+			char *p;
+			DIR *dir;
+			struct dirent *de;
+			uint64_t n = 0;
+
+			snprintf(sub, sizeof(sub), "%s/d%" PRIu64, top, d);
+			p = path_join(r->ctx->dir, sub);
+			dir = opendir(p);
+			if (!dir) {
+				ret = error_errno("cannot open '%s'", p);
+				free(p);
+				break;
+			}
+			while ((de = readdir(dir)))
+				if (strcmp(de->d_name, ".") &&
+				    strcmp(de->d_name, ".."))
+					n++;
+			closedir(dir);
+			if (n)
+				ret = error("%" PRIu64 " entries left in '%s' "
+					    "after unlink", n, p);
+			free(p);
+		}
+	}
+	return ret;
+}
+
+static int remove_tops(struct md_run *r)
+{
+	char top[32];
+
+	for (int t = 0; t < r->ntops; t++) {
+		char *p;
+
+		top_name(r, t, top, sizeof(top));
+		p = path_join(r->ctx->dir, top);
+		if (rmdir(p)) {
+			error_errno("'%s' is not empty after rmdir", p);
+			free(p);
+			return -1;
+		}
+		free(p);
+	}
+	return 0;
+}
+
+static const char *enum_name(const struct opt_enum *v, int value)
+{
+	for (; v->name; v++)
+		if (v->value == value)
+			return v->name;
+	return "?";
+}
+
+static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
+{
+	const struct md_opts *o = vopts;
+	static const enum md_kind order[] = {
+		MD_MKDIR, MD_CREATE, MD_STAT, MD_READ, MD_UNLINK, MD_RMDIR,
+	};
+	struct md_run r = {
+		.ctx = ctx, .o = o,
+		.seed = o->seed ? (uint64_t)o->seed : ctx->seed,
+		.nthreads = (int)o->threads, .files = (uint64_t)o->files,
+		.ndirs = (uint64_t)o->dirs, .ntops = o->shared ? 1 :
+						      (int)o->threads,
+	};
+	int ret = 0;
+
+	fprintf(ctx->progress, "metadata: %d threads x %" PRIu64 " files of "
+		"%" PRIu64 " bytes in %" PRIu64 " %sdirectories, sync=%s, "
+		"names=%s, seed %" PRIu64 "\n", r.nthreads, r.files, o->size,
+		r.ndirs, o->shared ? "shared " : "", enum_name(sync_values,
+		o->sync), enum_name(names_values, o->names), r.seed);
+	pthread_mutex_init(&r.mu, NULL);
+	pthread_cond_init(&r.cv, NULL);
+	ret = make_tops(&r);
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(order); i++) {
+		enum md_kind k = order[i];
+
+		if (phase_stop_requested())
+			break;
+		if (k == MD_READ && !o->size)
+			continue;
+		if (o->cold && (k == MD_STAT || k == MD_READ ||
+				k == MD_UNLINK) && wl_cold_cache(ctx)) {
+			ret = error("cannot make the cache cold before '%s'",
+				    md_phase_names[k]);
+			break;
+		}
+		if (k == MD_RMDIR && check_empty(&r)) {
+			ret = -1;
+			break;
+		}
+		ret = md_phase(&r, k);
+	}
+	if (!ret && !phase_stop_requested())
+		ret = remove_tops(&r);
+	pthread_cond_destroy(&r.cv);
+	pthread_mutex_destroy(&r.mu);
+	return ret;
+}
+
+/* ---- the report, from the stored phases only ---- */
+
+static void put_metric(FILE *out, const struct phase_rec *p,
+		       const char *name, const char *fmt, int width)
+{
+	const struct metric *m = phase_rec_metric(p, name);
+
+	if (m)
+		fprintf(out, fmt, width, m->value);
+	else
+		fprintf(out, " %*s", width, "-");
+}
+
+static void md_report(FILE *out, const struct run_rec *run,
+		      const struct wlrun_rec *wr)
+{
+	struct md_opts o;
+	char err[256];
+	bool have = true;
+
+	(void)run;
+	memset(&o, 0, sizeof(o));
+	opt_defaults(md_opt_table, &o);
+	if (wr->options && opt_parse(md_opt_table, &o, wr->options, err,
+				     sizeof(err)) < 0)
+		have = false;
+	fputc('\n', out);
+	if (have) {
+		fprintf(out, "metadata: %lld threads, %lld files per thread, "
+			"%" PRIu64 " bytes per file\n", o.threads, o.files,
+			o.size);
+		fprintf(out, "          %lld %s, sync=%s, names=%s, %s "
+			"cache\n", o.dirs, o.shared ?
+			"shared directories" : "directories per thread",
+			enum_name(sync_values, o.sync),
+			enum_name(names_values, o.names),
+			o.cold ? "cold" : "warm");
+	} else {
+		fprintf(out, "metadata: %s\n", wr->options);
+	}
+	fprintf(out, "%-7s %10s %8s %11s %9s %9s %6s %6s\n", "phase",
+		"count", "size", "files/sec", "p50 us", "p99 us", "sys%",
+		"busy%");
+	for (size_t i = 0; i < wr->nr_phases; i++) {
+		const struct phase_rec *p = &wr->phases[i];
+		const struct metric *sys = phase_rec_metric(p, "sys_s");
+		const struct metric *wall = phase_rec_metric(p, "wall_s");
+		bool is_dir = !strcmp(p->name, "mkdir") ||
+			      !strcmp(p->name, "rmdir");
+
+		fprintf(out, "%-7s %10" PRIu64 " %8" PRIu64, p->name,
+			p->files, is_dir ? 0 : o.size);
+		put_metric(out, p, "files/s", " %*.0f", 11);
+		put_metric(out, p, "lat_p50_us", " %*.1f", 9);
+		put_metric(out, p, "lat_p99_us", " %*.1f", 9);
+		/* fslab's own system time, in % of one CPU (threads: >100) */
+		if (sys && wall && wall->value > 0)
+			fprintf(out, " %6.1f", 100.0 * sys->value /
+				wall->value);
+		else
+			fprintf(out, " %6s", "-");
+		put_metric(out, p, "sys_cpu_pct", " %*.1f", 6);
+		if (p->status != PHASE_OK)
+			fprintf(out, "  %s: %s", p->status == PHASE_FAILED ?
+				"FAILED" : "interrupted",
+				p->error ? p->error : "");
+		else if (p->too_short)
+			fprintf(out, "  (too short to time)");
+		fputc('\n', out);
+	}
+	opt_release(md_opt_table, &o);
+}
+
+const struct workload wl_metadata = {
+	.name = "metadata",
+	.summary = "fs_mark/mdtest-style storms: threads create, stat, read "
+		   "and unlink many files, mkdir and rmdir their directories",
+	.phases = md_phase_names,
+	.flags = 0,
+	.opts = md_opt_table,
+	.opts_size = sizeof(struct md_opts),
+	.check = md_check,
+	.run = md_run_fn,
+	.report = md_report,
+	.key_metrics = md_key_metrics,
+};

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * metadata.h - the pure parts of the metadata workload (file names,
+ * file-to-directory spreading, option checks), exposed for
+ * tests/unit/test_metadata.c.  The workload itself is wl_metadata.
+ */
+#ifndef FSLAB_METADATA_H
+#define FSLAB_METADATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum md_names { MD_NAMES_SEQ, MD_NAMES_RANDOM };
+enum md_sync { MD_SYNC_NONE, MD_SYNC_FSYNC, MD_SYNC_FSYNC_DIR,
+	       MD_SYNC_BATCH };
+
+struct md_opts {
+	long long files;    /* per thread */
+	uint64_t size;      /* bytes written per file */
+	long long dirs;     /* per thread, or in all with shared */
+	long long threads;
+	bool shared;
+	int names;          /* enum md_names */
+	int sync;           /* enum md_sync */
+	bool cold;
+	long long seed;     /* 0: the run's --seed */
+};
+
+/* Bytes of a file name, NUL included. */
+#define MD_NAME_LEN 21
+
+/*
+ * The name of file number num (unique over all threads): ten digits of
+ * num and ten characters of [0-9A-Za-z] drawn from (seed, num).  seq puts
+ * the number first, so names sort in creation order; random puts the
+ * random characters first, so they do not (bonnie++'s two flavours).
+ */
+void md_name(char buf[MD_NAME_LEN], enum md_names names, uint64_t seed,
+	     uint64_t num);
+/* The directory (0..dirs-1) of a thread's file k of files. */
+uint64_t md_file_dir(uint64_t k, uint64_t files, uint64_t dirs);
+/* A seeded shuffle of 0..n-1 into order (the random access order). */
+void md_order(uint32_t *order, size_t n, bool shuffle, uint64_t seed);
+/* Cross-field option rules: 0, or -1 with the reason in err. */
+int md_check(const void *opts, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_metadata.c - the pure parts of the metadata workload
+ * (src/workloads/metadata.c): names (seq vs random, reproducible per
+ * seed, unique), spreading files over directories, the seeded visiting
+ * order, and option checks that refuse bad values.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "workloads/metadata.h"
+#include "workloads/registry.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_name_shape(void **state)
+{
+	char s[MD_NAME_LEN], r[MD_NAME_LEN];
+
+	(void)state;
+	md_name(s, MD_NAMES_SEQ, 7, 42);
+	md_name(r, MD_NAMES_RANDOM, 7, 42);
+	assert_int_equal(strlen(s), MD_NAME_LEN - 1);
+	assert_int_equal(strlen(r), MD_NAME_LEN - 1);
+	/* seq: number first; random: the same characters, number last */
+	assert_memory_equal(s, "0000000042", 10);
+	assert_memory_equal(r + 10, "0000000042", 10);
+	assert_memory_equal(s + 10, r, 10);
+	for (int i = 0; i < MD_NAME_LEN - 1; i++)
+		assert_true((s[i] >= '0' && s[i] <= '9') ||
+			    (s[i] >= 'A' && s[i] <= 'Z') ||
+			    (s[i] >= 'a' && s[i] <= 'z'));
+}
+
+static void test_name_seed(void **state)
+{
+	char a[MD_NAME_LEN], b[MD_NAME_LEN];
+	int differ = 0;
+
+	(void)state;
+	for (uint64_t n = 0; n < 100; n++) {
+		md_name(a, MD_NAMES_RANDOM, 1, n);
+		md_name(b, MD_NAMES_RANDOM, 1, n);
+		assert_string_equal(a, b);  /* reproducible */
+		md_name(b, MD_NAMES_RANDOM, 2, n);
+		differ += strcmp(a, b) != 0;
+	}
+	assert_int_equal(differ, 100);  /* another seed, other names */
+}
+
+/* All names of 3 threads x 2000 files, as a shared directory sees them. */
+static void test_name_unique_and_order(void **state)
+{
+	enum { N = 6000 };
+	char **v = malloc(N * sizeof(*v));
+	int unsorted = 0;
+
+	(void)state;
+	for (int mode = MD_NAMES_SEQ; mode <= MD_NAMES_RANDOM; mode++) {
+		for (int i = 0; i < N; i++) {
+			v[i] = malloc(MD_NAME_LEN);
+			md_name(v[i], (enum md_names)mode, 99, (uint64_t)i);
+		}
+		for (int i = 1; i < N; i++)
+			unsorted += mode == MD_NAMES_RANDOM &&
+				    strcmp(v[i - 1], v[i]) > 0;
+		/* seq names sort in creation order */
+		for (int i = 1; mode == MD_NAMES_SEQ && i < N; i++)
+			assert_true(strcmp(v[i - 1], v[i]) < 0);
+		qsort(v, N, sizeof(*v), cmp_str);
+		for (int i = 1; i < N; i++)
+			assert_true(strcmp(v[i - 1], v[i]) != 0);
+		for (int i = 0; i < N; i++)
+			free(v[i]);
+	}
+	/* random names are far from creation order (about half inverted) */
+	assert_true(unsorted > N / 4);
+	free(v);
+}
+
+static void test_file_dir(void **state)
+{
+	static const struct { uint64_t files, dirs; } cases[] = {
+		{ 2000, 4 }, { 10, 3 }, { 7, 7 }, { 1, 1 }, { 1000, 1 },
+		{ 100000, 999 },
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint64_t files = cases[c].files, dirs = cases[c].dirs;
+		uint64_t *count = calloc(dirs, sizeof(*count));
+		uint64_t prev = 0, lo = UINT64_MAX, hi = 0;
+
+		for (uint64_t k = 0; k < files; k++) {
+			uint64_t d = md_file_dir(k, files, dirs);
+
+			assert_true(d < dirs);
+			assert_true(d >= prev);  /* one directory at a time */
+			prev = d;
+			count[d]++;
+		}
+		for (uint64_t d = 0; d < dirs; d++) {
+			lo = count[d] < lo ? count[d] : lo;
+			hi = count[d] > hi ? count[d] : hi;
+		}
+		assert_true(lo >= 1);       /* every directory used */
+		assert_true(hi - lo <= 1);  /* balanced */
+		free(count);
+	}
+	assert_int_equal(md_file_dir(0, 2000, 4), 0);
+	assert_int_equal(md_file_dir(499, 2000, 4), 0);
+	assert_int_equal(md_file_dir(500, 2000, 4), 1);
+	assert_int_equal(md_file_dir(1999, 2000, 4), 3);
+}
+
+static void test_order(void **state)
+{
+	enum { N = 1000 };
+	uint32_t a[N], b[N];
+	char seen[N];
+	int moved = 0;
+
+	(void)state;
+	md_order(a, N, false, 5);
+	for (uint32_t i = 0; i < N; i++)
+		assert_int_equal(a[i], i);
+	md_order(a, N, true, 5);
+	md_order(b, N, true, 5);
+	assert_memory_equal(a, b, sizeof(a));
+	memset(seen, 0, sizeof(seen));
+	for (int i = 0; i < N; i++) {
+		assert_true(a[i] < N);
+		assert_int_equal(seen[a[i]], 0);  /* a permutation */
+		seen[a[i]] = 1;
+		moved += a[i] != (uint32_t)i;
+	}
+	assert_true(moved > N / 2);
+	md_order(b, N, true, 6);
+	assert_memory_not_equal(a, b, sizeof(a));
+}
+
+/* Parse s with the workload's own table and check: 0 or -1. */
+static int parse(const char *s, char *err, size_t len)
+{
+	struct md_opts o;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	opt_defaults(wl_metadata.opts, &o);
+	ret = opt_parse(wl_metadata.opts, &o, s, err, len);
+	if (!ret)
+		ret = wl_metadata.check(&o, err, len);
+	opt_release(wl_metadata.opts, &o);
+	return ret;
+}
+
+static void test_options(void **state)
+{
+	static const char *const good[] = {
+		"", "files=2000,threads=2,dirs=4,size=1k",
+		"shared=1,threads=4,names=random,seed=3",
+		"sync=fsync-dir", "sync=batch,cold=0", "dirs=10,files=10",
+	};
+	static const struct { const char *s, *why; } bad[] = {
+		{ "files=0", "files" },
+		{ "threads=0", "threads" },
+		{ "threads=257", "threads" },
+		{ "dirs=0", "dirs" },
+		{ "dirs=11,files=10", "dirs (11) must not exceed files" },
+		{ "size=2G", "size must not exceed 1G" },
+		{ "size=lots", "size" },
+		{ "files=10000000,threads=101", "must not exceed" },
+		{ "sync=always", "sync" },
+		{ "names=sorted", "names" },
+		{ "cold=maybe", "cold" },
+		{ "filez=10", "did you mean 'files'" },
+	};
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		err[0] = '\0';
+		if (parse(good[i], err, sizeof(err)))
+			fail_msg("'%s' refused: %s", good[i], err);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(parse(bad[i].s, err, sizeof(err)), -1);
+		if (!strstr(err, bad[i].why))
+			fail_msg("'%s': '%s' lacks '%s'", bad[i].s, err,
+				 bad[i].why);
+	}
+}
+
+static void test_registered(void **state)
+{
+	(void)state;
+	assert_ptr_equal(wl_find("metadata"), &wl_metadata);
+	assert_string_equal(wl_metadata.key_metrics[0], "create/files/s");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_name_shape),
+		cmocka_unit_test(test_name_seed),
+		cmocka_unit_test(test_name_unique_and_order),
+		cmocka_unit_test(test_file_dir),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_registered),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
