@@ -1544,7 +1544,9 @@ const struct workload wl_bonnie = {
 	.summary = "bonnie++: per-char/block write, rewrite, read, random "
 		   "seeks and file creation, with bonnie++'s table and CSV",
 	.phases = bon_phase_names,
-	.flags = 0,
+	/* One scratch file and file-test tree per rank, like bonnie++ -p;
+	 * the phases depend only on the options, so ranks stay aligned. */
+	.flags = WL_MPI_AWARE,
 	.opts = bon_opt_table,
 	.opts_size = sizeof(struct bon_opts),
 	.check = bon_check,

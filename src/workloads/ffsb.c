@@ -1269,7 +1269,9 @@ const struct workload wl_ffsb = {
 	.summary = "FFSB profiles: weighted threads of create/read/write/"
 		   "append/fsync/delete/stat ops, transactions/s @ %CPU",
 	.phases = ffsb_phase_names,
-	.flags = 0,
+	/* Every rank runs the same setup and timed run in its own
+	 * directory; phase_end aggregates the ranks' transactions. */
+	.flags = WL_MPI_AWARE,
 	.opts = ffsb_opt_table,
 	.opts_size = sizeof(struct ffsb_opts),
 	.check = ffsb_check,

@@ -754,6 +754,10 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 		"names=%s, seed %" PRIu64 "\n", r.nthreads, r.files, o->size,
 		r.ndirs, o->shared ? "shared " : "", enum_name(sync_values,
 		o->sync), enum_name(names_values, o->names), r.seed);
+	if (o->shared && ctx->nranks > 1)
+		return error("metadata: shared=1 with %d MPI ranks is not "
+			     "supported yet (each rank uses its own "
+			     "directory without it)", ctx->nranks);
 	pthread_mutex_init(&r.mu, NULL);
 	pthread_cond_init(&r.cv, NULL);
 	ret = make_tops(&r);
@@ -861,7 +865,9 @@ const struct workload wl_metadata = {
 	.summary = "fs_mark/mdtest-style storms: threads create, stat, read "
 		   "and unlink many files, mkdir and rmdir their directories",
 	.phases = md_phase_names,
-	.flags = 0,
+	/* Own directories per rank; md_run_fn refuses shared=1 across
+	 * ranks until ranks can share one tree. */
+	.flags = WL_MPI_AWARE,
 	.opts = md_opt_table,
 	.opts_size = sizeof(struct md_opts),
 	.check = md_check,

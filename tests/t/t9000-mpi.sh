@@ -54,6 +54,25 @@ nr=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id =
 left=$(find "$SCRATCH/shared" -mindepth 1 -maxdepth 1 ! -name lost+found | head -3)
 [ -z "$left" ] && ok "rank directories removed afterwards" || not_ok "rank directories removed afterwards" "$left"
 
+# The other rank-aware workloads: each run completes and its aggregates
+# are the sum over the four ranks.
+for w in "metadata:files=500,threads=1,dirs=2,size=1k" \
+	"bonnie:size=16M,ram=0,files=1,seeks=400" \
+	"ffsb:time=2"; do
+	name=${w%%:*}
+	timeout 300 $MPIRUN -np 4 "$FSLAB" run --target "dir:$SCRATCH/shared" \
+		--workload "$w" --db "$DB" --tag "mpi-$name" >"$SCRATCH/$name.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && ok "$name on 4 ranks exits 0" || not_ok "$name on 4 ranks exits 0" "exit $rc" "$(tail -15 "$SCRATCH/$name.out")"
+	r=$(sqlite3 "$DB" "select id from runs where tag = 'mpi-$name'")
+	bad=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = ${r:-0} and ((select count(*) from workers k where k.phase_id = p.id) != 4 or p.files != (select sum(files) from workers k where k.phase_id = p.id))")
+	n=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = ${r:-0}")
+	[ "$n" -gt 0 ] && [ "$bad" -eq 0 ] && ok "$name: $n phases, 4 rank rows each, files summed" ||
+		not_ok "$name: 4 rank rows per phase, files summed" "$bad of $n phases"
+done
+check_exit "metadata shared=1 across ranks is refused, not wrong" 1 \
+	$MPIRUN -np 2 "$FSLAB" run --target "dir:$SCRATCH/shared" --workload metadata:files=10,shared=1 --no-store
+
 # A rank that cannot use its path ends the job, fast, with its reason.
 start=$SECONDS
 timeout 120 $MPIRUN -np 3 "$FSLAB" run --target "dir:$SCRATCH/shared" --workload "$wl" --no-store : \
