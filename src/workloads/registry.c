@@ -11,6 +11,7 @@
 const struct workload *const workloads[] = {
 	&wl_bonnie,
 	&wl_compilebench,
+	&wl_distribute,
 	&wl_ffsb,
 	&wl_metadata,
 	NULL,

@@ -7,6 +7,7 @@
 
 extern const struct workload wl_bonnie;
 extern const struct workload wl_compilebench;
+extern const struct workload wl_distribute;
 extern const struct workload wl_ffsb;
 extern const struct workload wl_metadata;
 

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# fslab run + distribute (the afdbench-like pipeline) on loop-mounted ext4
+# and btrfs: a short burst run drains with delivered = produced x fanout,
+# the workload's own verification passes (no file lost, none left in a
+# pool or outgoing directory), the store holds the figures and a complete
+# run, deliver=copy and deliver=move work, and nothing stays mounted.
+. "$(dirname "$0")/lib.sh"
+need_loop
+need_cmd sqlite3
+scratch_dir
+
+# metric NAME PHASE RUN: one stored figure of the distribute workload
+metric() {
+	sqlite3 "$DB" "select cast(m.value as integer) from metrics m
+		join phases p on m.phase_id = p.id
+		join wlruns w on p.wlrun_id = w.id
+		where w.run_id = $3 and p.name = '$2' and m.name = '$1'"
+}
+
+# run_one FS OPTIONS TAG: run, then check the run and its accounting
+run_one() {
+	local fs=$1 opts=$2 tag=$3 out err rc run st
+	out=$SCRATCH/$tag.out
+	err=$SCRATCH/$tag.err
+	"$FSLAB" run --target "$fs:size=1G" --workload "distribute:$opts" \
+		--db "$DB" --scratch "$SCRATCH" --tag "$tag" >"$out" 2>"$err"
+	rc=$?
+	if [ $rc -eq 0 ]; then ok "$tag: run exits 0"; else
+		not_ok "$tag: run exits 0" "exit $rc" "$(tail -20 "$err")"; fi
+	run=$(sqlite3 "$DB" "select id from runs where tag = '$tag'")
+	st=$(sqlite3 "$DB" "select status from runs where id = $run")
+	[ "$st" = complete ] && ok "$tag: run stored as complete" ||
+		not_ok "$tag: run stored as complete" "status '$st'"
+	local prod del exp fan ver ok_ lost left
+	prod=$(metric produced distribute "$run")
+	fan=$(metric fanout distribute "$run")
+	del=$(metric delivered distribute "$run")
+	exp=$(metric expected verify "$run")
+	ver=$(metric verified verify "$run")
+	ok_=$(metric ok verify "$run")
+	lost=$(metric lost verify "$run")
+	left=$(metric backlog verify "$run")
+	[ "$prod" = 2000 ] && [ "$fan" = 3 ] && [ "$del" = 6000 ] &&
+		[ "$exp" = 6000 ] && [ "$ver" = 6000 ] &&
+		ok "$tag: delivered = produced x fanout (2000 x 3)" ||
+		not_ok "$tag: delivered = produced x fanout (2000 x 3)" \
+			"produced $prod fanout $fan delivered $del expected $exp verified $ver"
+	[ "$ok_" = 1 ] && [ "$lost" = 0 ] && [ "$left" = 0 ] &&
+		ok "$tag: verified: nothing lost, nothing left in a pool" ||
+		not_ok "$tag: verified: nothing lost, nothing left in a pool" \
+			"ok $ok_ lost $lost left $left" "$(grep -i accounting "$out")"
+	local nfs nw ni
+	nfs=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'distribute' and m.name = 'files/s' and m.unit = 'files/s' and m.better = 1 and m.value > 0")
+	[ "$nfs" = 1 ] && ok "$tag: files/s stored with unit and direction" ||
+		not_ok "$tag: files/s stored with unit and direction" "got $nfs"
+	ni=$(metric intervals distribute "$run")
+	[ -n "$ni" ] && [ "$ni" -ge 1 ] && [ "$ni" -le 600 ] &&
+		[ -n "$(metric interval.0.files_s distribute "$run")" ] &&
+		ok "$tag: interval series stored ($ni)" ||
+		not_ok "$tag: interval series stored" "intervals '$ni'"
+	[ -n "$(metric latency.p99_ms distribute "$run")" ] &&
+		ok "$tag: latency percentiles stored" ||
+		not_ok "$tag: latency percentiles stored"
+	nw=$(sqlite3 "$DB" "select count(*) from workers k join phases p on k.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'distribute'" 2>/dev/null)
+	[ "${nw:-0}" -ge 4 ] && ok "$tag: per-worker rows stored ($nw)" ||
+		not_ok "$tag: per-worker rows stored" "got '$nw'"
+	grep -q '^[0-9.]* files/s  [0-9.]* MiB/s$' "$out" &&
+		grep -q '^accounting: ok, 6000 of 6000 deliveries verified' "$out" &&
+		grep -q '^latency publish->delivery: p50 ' "$out" &&
+		ok "$tag: afdbench-like report printed" ||
+		not_ok "$tag: afdbench-like report printed" "$(cat "$out")"
+	"$FSLAB" show --db "$DB" "$tag" >"$SCRATCH/$tag.show" 2>&1
+	if diff <(grep -E '^[0-9.]+ files/s|^accounting|^latency' "$out") \
+		<(grep -E '^[0-9.]+ files/s|^accounting|^latency' "$SCRATCH/$tag.show") >/dev/null; then
+		ok "$tag: show renders the same report from the store"
+	else not_ok "$tag: show renders the same report from the store" "$(cat "$SCRATCH/$tag.show")"; fi
+	nothing_left_under "$SCRATCH" && ok "$tag: no mount or loop device left" ||
+		not_ok "$tag: no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
+}
+
+for fs in ext4 btrfs; do
+	need_cmd mkfs.$fs
+	run_one "$fs" "files=2000,fanout=3,until=drained" "t5200-$fs"
+done
+run_one ext4 "files=2000,fanout=3,deliver=copy,workers=2" t5200-copy
+run_one btrfs "files=2000,fanout=3,deliver=move,batch=64,sources=2" t5200-move
+
+check_exit "files and rate together are a usage error" 2 \
+	"$FSLAB" run --target "dir:$SCRATCH" --workload distribute:files=10,rate=10 \
+	--db "$DB" --scratch "$SCRATCH"
+left=$(find "$SCRATCH" -maxdepth 1 \( -name '*.img' -o -name '*.mnt' \) | head -3)
+[ -z "$left" ] && ok "no image or mount point left" || not_ok "no image or mount point left" "$left"
+finish
