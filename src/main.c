@@ -36,6 +36,8 @@ static const struct cmd_struct commands[] = {
 	{ "run", cmd_run, "build targets, run workloads, store results" },
 	{ "show", cmd_show, "one run's results in its workloads' classic "
 			    "format" },
+	{ "trace", cmd_trace, "block-I/O trace of a command: seeks, layout, "
+			      "pictures" },
 };
 
 static void print_help(FILE *out)

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "runner.h"
+#include "trace/blktrace.h"
 #include "util/util.h"
 
 /* Short enough to finish in a few minutes on a 2-core VM; grows as
@@ -52,6 +53,9 @@ static const char usage_text[] =
 	"      --tag LABEL       label the run for 'fslab show LABEL'\n"
 	"      --seed N          run seed (default 555)\n"
 	"      --json FILE       also write the results as JSON ('-' = stdout)\n"
+	"      --trace[=PHASE,...]\n"
+	"                        trace block I/O of every (or the named) phase:\n"
+	"                        seeks, layout score, latency as trace.* metrics\n"
 	"      --destroy-data=/dev/X\n"
 	"                        allow formatting dev:/dev/X although it holds data\n"
 	"\n"
@@ -77,7 +81,8 @@ static char *join_cmdline(int argc, char **argv)
 int cmd_run(int argc, char **argv)
 {
 	enum { O_DB = 256, O_SCRATCH, O_TAG, O_SEED, O_JSON, O_DESTROY,
-	       O_NOSTORE, O_ORDER, O_REUSE, O_UNTIL, O_MAXREP };
+	       O_NOSTORE, O_ORDER, O_REUSE, O_UNTIL, O_MAXREP,
+	       O_TRACE };
 	static const struct option longopts[] = {
 		{ "target", required_argument, NULL, 't' },
 		{ "workload", required_argument, NULL, 'w' },
@@ -93,6 +98,7 @@ int cmd_run(int argc, char **argv)
 		{ "reuse", no_argument, NULL, O_REUSE },
 		{ "until-cov", required_argument, NULL, O_UNTIL },
 		{ "max-repeat", required_argument, NULL, O_MAXREP },
+		{ "trace", optional_argument, NULL, O_TRACE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -184,6 +190,9 @@ int cmd_run(int argc, char **argv)
 				usage_die("--max-repeat takes a number from 1 "
 					  "to 100000, not '%s'", optarg);
 			cfg.max_repeat = (int)v;
+			break;
+		case O_TRACE:
+			trace_hook_register(optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -19,6 +19,7 @@
 #include "fs/loop.h"
 #include "fs/mount.h"
 #include "fs/state.h"
+#include "trace/blktrace.h"
 #include "util/util.h"
 
 #define STATE_DEFAULT_DIR "/var/lib/fslab/state"
@@ -450,6 +451,14 @@ static int replay_mountpoint(struct replay *r, const char *dir)
 	return 0;
 }
 
+/* The trace entries print their own actions and return 1 for one. */
+static int replay_count(struct replay *r, int rc)
+{
+	if (rc > 0)
+		r->actions++;
+	return rc < 0 ? -1 : 0;
+}
+
 static int replay_entry(struct replay *r, const struct jentry *e)
 {
 	if (!strcmp(e->kind, "mount"))
@@ -460,6 +469,11 @@ static int replay_entry(struct replay *r, const struct jentry *e)
 		return replay_image(r, e->arg);
 	if (!strcmp(e->kind, "mountpoint"))
 		return replay_mountpoint(r, e->arg);
+	if (!strcmp(e->kind, "tracefs-instance"))
+		return replay_count(r, trace_cleanup_instance(e->arg,
+							      r->dry_run));
+	if (!strcmp(e->kind, "tracefs-mount"))
+		return replay_count(r, trace_cleanup_mount(e->arg, r->dry_run));
 	return error("unknown entry '%s %s' in journal '%s'; leaving it",
 		     e->kind, e->arg, r->path);
 }

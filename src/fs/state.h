@@ -11,6 +11,8 @@
  *	loop <image>        a loop device we attach to <image>
  *	mountpoint <dir>    a directory we create to mount on
  *	mount <dir>         a mount we make on <dir>
+ *	tracefs-mount <dir> tracefs, mounted by us because nobody had
+ *	tracefs-instance <name>  a tracefs instance (instances/<name>)
  *	done <kind> <arg>   the resource was removed again
  *
  * `fslab cleanup` replays journals whose owner is dead, in reverse:

@@ -282,6 +282,31 @@ static void test_foreign_content_kept(void **state)
 	free(mnt);
 }
 
+/*
+ * tracefs-instance entries: one whose instance is already gone is
+ * cleaned silently; a name that is not fslab's ("../x") is never acted
+ * on and keeps the journal.  (Removing a real instance needs root and
+ * tracefs: tests/t/t8000-trace.sh.)
+ */
+static void test_tracefs_instance(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	write_journal(f, "2147483647.state",
+		      "pid 2147483647 1\n"
+		      "tracefs-instance fslab-2147483647-0\n");
+	assert_int_equal(cleanup_capture(false, &out), 0);
+	free(out);
+	assert_int_equal(nr_journals(f), 0);
+
+	write_journal(f, "2147483647.state",
+		      "pid 2147483647 1\ntracefs-instance ../x\n");
+	assert_int_equal(cleanup_capture(false, &out), 1);
+	free(out);
+	assert_int_equal(nr_journals(f), 1);
+}
+
 /* A journal whose pid was reused by an unrelated process is dead. */
 static void test_pid_reuse_is_dead(void **state)
 {
@@ -341,6 +366,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign_content_kept,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tracefs_instance, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_pid_reuse_is_dead,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_journal_renamed,

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trace.c - `fslab trace --dev DEV -- COMMAND...`: trace one block
+ * device's requests while an arbitrary command runs, print the seek and
+ * layout figures, and optionally draw seekwatcher's panels (--png) and
+ * write the figures with their time series as JSON (--json).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "fs/state.h"
+#include "trace/blktrace.h"
+#include "trace/plot.h"
+#include "util/util.h"
+
+static const char usage_text[] =
+	"usage: fslab trace --dev DEV [--png FILE] [--svg FILE] [--json FILE]\n"
+	"                   [--trace-blk FILE] -- COMMAND [ARG]...\n"
+	"\n"
+	"Trace the block requests of device DEV (block_rq_issue/complete\n"
+	"tracepoints in a private tracefs instance) while COMMAND runs, then\n"
+	"print requests, seeks, the layout score and latency percentiles.\n"
+	"\n"
+	"  -d, --dev DEV     block device to trace, e.g. /dev/loop3 (for a\n"
+	"                    loop device: what the filesystem asked for)\n"
+	"      --png FILE    seekwatcher's three panels as a PNG\n"
+	"      --svg FILE    the same panels as SVG\n"
+	"      --json FILE   the figures and time series as JSON\n"
+	"                    ('-' = stdout)\n"
+	"      --trace-blk FILE\n"
+	"                    also a blktrace binary stream, for\n"
+	"                    'blkparse -i - <FILE' and 'btt -i FILE'\n"
+	"\n"
+	"Needs root.  Exit codes: 0 success, 1 tracing or COMMAND failed, 2\n"
+	"usage error.\n";
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void print_stats(FILE *out, const char *dev,
+			const struct trace_result *res,
+			const struct trace_stats *s, double wall_s)
+{
+	fprintf(out, "trace of %s over %.3f s%s\n", dev, wall_s,
+		!strncmp(dev, "/dev/loop", 9) ? " (a loop device: the "
+		"requests the filesystem made)" : "");
+	fprintf(out, "requests %llu (reads %llu, writes %llu, other %llu), "
+		"%.1f MiB read, %.1f MiB written\n",
+		(unsigned long long)s->reqs, (unsigned long long)s->rd_reqs,
+		(unsigned long long)s->wr_reqs,
+		(unsigned long long)s->other_reqs,
+		(double)s->rd_bytes / 1048576.0,
+		(double)s->wr_bytes / 1048576.0);
+	fprintf(out, "seeks %llu (forward %llu, backward %llu), %.1f seeks/s",
+		(unsigned long long)s->seeks, (unsigned long long)s->fwd_seeks,
+		(unsigned long long)s->bwd_seeks,
+		wall_s > 0 ? (double)s->seeks / wall_s : 0.0);
+	if (s->seeks)
+		fprintf(out, ", distance mean %.0f median %.0f sectors",
+			s->seek_mean, s->seek_median);
+	fputc('\n', out);
+	if (!isnan(s->layout_score))
+		fprintf(out, "layout score %.4f (%llu discontiguous reads, "
+			"%llu 4 KiB blocks)\n", s->layout_score,
+			(unsigned long long)s->rd_discontig,
+			(unsigned long long)s->rd_blocks);
+	if (!isnan(s->lat_p50_ms))
+		fprintf(out, "latency ms p50 %.3f p95 %.3f p99 %.3f max %.3f\n",
+			s->lat_p50_ms, s->lat_p95_ms, s->lat_p99_ms,
+			s->lat_max_ms);
+	fprintf(out, "lost events %llu\n", (unsigned long long)res->lost);
+}
+
+static json_t *hist_json(const uint64_t *h)
+{
+	json_t *o = json_object();
+	char lbl[16];
+
+	for (unsigned k = 0; k < TRACE_HIST_BINS; k++) {
+		if (!h[k])
+			continue;
+		trace_bin_label(k, lbl, sizeof(lbl));
+		json_object_set_new(o, lbl, json_integer((json_int_t)h[k]));
+	}
+	return o;
+}
+
+static json_t *num(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static int write_json(const char *path, const char *dev,
+		      const struct trace_result *res,
+		      const struct trace_stats *s, double wall_s)
+{
+	json_t *o = json_object(), *ts = json_array();
+	double bw = (double)s->bin_ns / 1e9;
+	int rc;
+
+	json_object_set_new(o, "device", json_string(dev));
+	json_object_set_new(o, "wall_s", json_real(wall_s));
+	json_object_set_new(o, "requests", json_integer((json_int_t)s->reqs));
+	json_object_set_new(o, "read_requests",
+			    json_integer((json_int_t)s->rd_reqs));
+	json_object_set_new(o, "write_requests",
+			    json_integer((json_int_t)s->wr_reqs));
+	json_object_set_new(o, "other_requests",
+			    json_integer((json_int_t)s->other_reqs));
+	json_object_set_new(o, "read_bytes",
+			    json_integer((json_int_t)s->rd_bytes));
+	json_object_set_new(o, "write_bytes",
+			    json_integer((json_int_t)s->wr_bytes));
+	json_object_set_new(o, "rqsize_hist_bytes", hist_json(s->rqsize_hist));
+	json_object_set_new(o, "seeks", json_integer((json_int_t)s->seeks));
+	json_object_set_new(o, "seeks_fwd",
+			    json_integer((json_int_t)s->fwd_seeks));
+	json_object_set_new(o, "seeks_bwd",
+			    json_integer((json_int_t)s->bwd_seeks));
+	json_object_set_new(o, "seeks_s",
+			    json_real(wall_s > 0 ? (double)s->seeks / wall_s
+						 : 0));
+	json_object_set_new(o, "seekdist_hist_sectors",
+			    hist_json(s->seekdist_hist));
+	json_object_set_new(o, "seekdist_mean", json_real(s->seek_mean));
+	json_object_set_new(o, "seekdist_median", json_real(s->seek_median));
+	json_object_set_new(o, "layout_score", num(s->layout_score));
+	json_object_set_new(o, "lat_p50_ms", num(s->lat_p50_ms));
+	json_object_set_new(o, "lat_p95_ms", num(s->lat_p95_ms));
+	json_object_set_new(o, "lat_p99_ms", num(s->lat_p99_ms));
+	json_object_set_new(o, "lat_max_ms", num(s->lat_max_ms));
+	json_object_set_new(o, "lost_events",
+			    json_integer((json_int_t)res->lost));
+	json_object_set_new(o, "bin_s", json_real(bw));
+	for (size_t i = 0; i < s->nr_bins; i++) {
+		const struct trace_bin *b = &s->bins[i];
+
+		json_array_append_new(ts, json_pack(
+			"{s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+			"t_s", (double)i * bw,
+			"read_mib_s", b->rd_bytes / 1048576.0 / bw,
+			"write_mib_s", b->wr_bytes / 1048576.0 / bw,
+			"iops", b->ios / bw, "seeks_s", b->seeks / bw,
+			"qd_avg", b->qd_avg, "qd_max", b->qd_max));
+	}
+	json_object_set_new(o, "series", ts);
+	if (!strcmp(path, "-"))
+		rc = json_dumpf(o, stdout, JSON_INDENT(1) |
+				JSON_REAL_PRECISION(10));
+	else
+		rc = json_dump_file(o, path, JSON_INDENT(1) |
+				    JSON_REAL_PRECISION(10));
+	json_decref(o);
+	if (rc < 0)
+		return error_errno("cannot write '%s'", path);
+	return 0;
+}
+
+struct svg_out {
+	FILE *f;
+};
+
+static cairo_status_t svg_write(void *closure, const unsigned char *data,
+				unsigned int len)
+{
+	struct svg_out *o = closure;
+
+	return fwrite(data, 1, len, o->f) == len ? CAIRO_STATUS_SUCCESS
+						 : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static int write_svg(const char *path, const struct trace_result *res,
+		     const struct trace_stats *s, const char *title)
+{
+	struct svg_out o = { fopen(path, "w") };
+	int rc;
+
+	if (!o.f)
+		return error_errno("cannot create '%s'", path);
+	rc = trace_plot_svg(svg_write, &o, TRACE_PLOT_WIDTH, TRACE_PLOT_HEIGHT,
+			    res->rq, res->nr, s, title);
+	if (fclose(o.f) != 0 && !rc)
+		rc = error_errno("cannot write '%s'", path);
+	return rc;
+}
+
+/* Run argv with default signals; returns its wait status or -1. */
+static int run_child(char **argv, pid_t *pidp)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return error_errno("cannot fork");
+	if (!pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "fslab: error: cannot run '%s': %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	*pidp = pid;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return error_errno("cannot wait for '%s'", argv[0]);
+		/* Pass it on: a signal sent to fslab alone must end COMMAND
+		 * too (from a terminal the child got it already). */
+		if (got_signal)
+			kill(pid, got_signal);
+	}
+	return status;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dev", required_argument, NULL, 'd' },
+		{ "png", required_argument, NULL, 'p' },
+		{ "svg", required_argument, NULL, 's' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "trace-blk", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dev = NULL, *png = NULL, *svg = NULL, *json = NULL;
+	const char *blk = NULL;
+	struct trace_capture *tc;
+	struct trace_result res;
+	struct trace_stats s;
+	struct sigaction sa;
+	int c, status, rc = EXIT_OK;
+	double wall_s;
+	pid_t pid = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:d:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'p':
+			png = optarg;
+			break;
+		case 's':
+			svg = optarg;
+			break;
+		case 'j':
+			json = optarg;
+			break;
+		case 'b':
+			blk = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		case ':':
+			usage_die("option '%s' needs a value",
+				  argv[optind - 1]);
+		default:
+			usage_die("unknown option '%s' (see 'fslab trace "
+				  "--help')", argv[optind - 1]);
+		}
+	}
+	if (!dev)
+		usage_die("fslab trace needs --dev DEV");
+	if (optind >= argc)
+		usage_die("fslab trace needs a command after '--'");
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	if (trace_capture_start(dev, &tc) < 0) {
+		state_finish();
+		return EXIT_RUNTIME;
+	}
+	status = run_child(argv + optind, &pid);
+	if (trace_capture_stop(tc, &res) < 0)
+		rc = EXIT_RUNTIME;
+	trace_teardown();
+	state_finish();
+	if (status < 0) {
+		trace_result_release(&res);
+		return EXIT_RUNTIME;
+	}
+	if (got_signal) {
+		warning("interrupted; the trace covers the command until then");
+		rc = EXIT_RUNTIME;
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (WIFEXITED(status))
+			error("'%s' exited with %d", argv[optind],
+			      WEXITSTATUS(status));
+		else
+			error("'%s' was killed by signal %d", argv[optind],
+			      WTERMSIG(status));
+		rc = EXIT_RUNTIME;
+	}
+	wall_s = (double)(res.end_ns - res.start_ns) / 1e9;
+	trace_analyze(res.rq, res.nr, res.start_ns, res.end_ns, &s);
+	print_stats(json && !strcmp(json, "-") ? stderr : stdout, dev, &res,
+		    &s, wall_s);
+	if (json && write_json(json, dev, &res, &s, wall_s) < 0)
+		rc = EXIT_RUNTIME;
+	if (png && trace_plot_png(png, res.rq, res.nr, &s, dev) < 0)
+		rc = EXIT_RUNTIME;
+	if (svg && write_svg(svg, &res, &s, dev) < 0)
+		rc = EXIT_RUNTIME;
+	if (blk && trace_write_blk(blk, &res) < 0)
+		rc = EXIT_RUNTIME;
+	if (png || svg)
+		trace_plot_cleanup();
+	trace_stats_release(&s);
+	trace_result_release(&res);
+	return rc;
+}

@@ -1,0 +1,688 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capture.c - block-I/O capture with the kernel's block tracepoints, and
+ * the `fslab run --trace` phase hook.
+ *
+ * Why tracefs and not blktrace: blktrace's debugfs relay interface is
+ * refused under lockdown, while the block_rq_* tracepoints are not.  Each
+ * capture gets its own tracefs instance ("fslab-<pid>-<n>"), so the
+ * global tracing_on and event enables stay untouched and concurrent
+ * captures (or other tracers) do not see each other.  The in-kernel event
+ * filter keeps only the traced device; dev is the kernel's dev_t,
+ * (major << 20) | minor, which is what the format file's print fmt
+ * decodes on this kernel.
+ *
+ * A reader thread drains the instance's per-CPU trace_pipe_raw every
+ * READ_PERIOD_MS with tracefs_iterate_raw_events() (which consumes), so
+ * a long phase cannot overflow the buffer; the kernel's per-CPU overrun
+ * counters tell how many events were lost anyway.  The instance clock is
+ * "mono", so event times compare with now_ns().
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "fs/state.h"
+#include "runner.h"
+#include "trace/blktrace.h"
+#include "util/util.h"
+
+#define BUFFER_KB 8192         /* per CPU */
+#define READ_PERIOD_MS 50
+#define TRACEFS_DIR "/sys/kernel/tracing"
+
+struct blk_fields {
+	int id;
+	struct tep_format_field *dev, *sector, *nr_sector, *rwbs;
+};
+
+struct trace_capture {
+	struct tracefs_instance *inst;
+	char *name;
+	unsigned dev;              /* kernel dev_t encoding */
+	pthread_t reader;
+	bool reader_up;
+	volatile bool stop;
+	struct trace_ev *ev;
+	size_t nr_ev, alloc_ev;
+	long long missed;
+	uint64_t start_ns;
+	struct trace_capture *next;
+};
+
+static struct tep_handle *tep;
+static struct blk_fields f_issue, f_complete;
+static struct trace_capture *active;
+static pthread_mutex_t active_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned seq;
+static bool we_mounted;
+static int nr_active;
+
+/* Is a tracefs mounted anywhere (then libtracefs finds it)? */
+static bool tracefs_mounted(void)
+{
+	char *s = read_file("/proc/mounts", NULL), *line, *save = NULL;
+	bool found = false;
+
+	if (!s)
+		return false;
+	for (line = strtok_r(s, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char dev[256], dir[4096], type[64];
+
+		if (sscanf(line, "%255s %4095s %63s", dev, dir, type) == 3 &&
+		    !strcmp(type, "tracefs"))
+			found = true;
+	}
+	free(s);
+	return found;
+}
+
+/*
+ * Mount tracefs ourselves when nobody has, rather than letting libtracefs
+ * do it silently: then we know to unmount it again afterwards.
+ */
+static int ensure_tracefs(void)
+{
+	if (we_mounted || tracefs_mounted())
+		return 0;
+	if (state_record("tracefs-mount", TRACEFS_DIR) < 0)
+		return -1;
+	if (mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL) < 0) {
+		error_errno("cannot mount tracefs on '%s'", TRACEFS_DIR);
+		state_done("tracefs-mount", TRACEFS_DIR);
+		return -1;
+	}
+	we_mounted = true;
+	return 0;
+}
+
+static void release_tracefs(void)
+{
+	if (!we_mounted || nr_active)
+		return;
+	/* Busy means another tracer uses it now: theirs to keep. */
+	if (umount2(TRACEFS_DIR, 0) < 0 && errno != EBUSY) {
+		error_errno("cannot unmount tracefs from '%s'", TRACEFS_DIR);
+		return;
+	}
+	we_mounted = false;
+	state_done("tracefs-mount", TRACEFS_DIR);
+}
+
+static int find_fields(const char *event, struct blk_fields *f)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, "block", event);
+
+	if (!e)
+		return error("the kernel has no block:%s tracepoint", event);
+	f->id = e->id;
+	f->dev = tep_find_field(e, "dev");
+	f->sector = tep_find_field(e, "sector");
+	f->nr_sector = tep_find_field(e, "nr_sector");
+	f->rwbs = tep_find_field(e, "rwbs");
+	if (!f->dev || !f->sector || !f->nr_sector || !f->rwbs)
+		return error("block:%s lacks dev, sector, nr_sector or rwbs",
+			     event);
+	return 0;
+}
+
+static int load_events(void)
+{
+	static const char *const systems[] = { "block", NULL };
+
+	if (tep)
+		return 0;
+	tep = tracefs_local_events_system(NULL, systems);
+	if (!tep)
+		return error("cannot read the block tracepoint formats from "
+			     "tracefs");
+	if (find_fields("block_rq_issue", &f_issue) < 0 ||
+	    find_fields("block_rq_complete", &f_complete) < 0) {
+		tep_free(tep);
+		tep = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* rwbs as blk_fill_rwbs() writes it: [F]{W,R,D,N}[F][A][S][M]. */
+static uint32_t parse_rwbs(const char *s, size_t n)
+{
+	uint32_t fl = 0;
+	size_t i = 0;
+
+	if (i < n && s[i] == 'F') {
+		fl |= TRQ_FLUSH;
+		i++;
+	}
+	for (; i < n && s[i]; i++) {
+		switch (s[i]) {
+		case 'W': fl |= TRQ_WRITE; break;
+		case 'R': fl |= TRQ_READ; break;
+		case 'D': fl |= TRQ_DISCARD; break;
+		case 'F': fl |= TRQ_FLUSH; break;
+		case 'S': fl |= TRQ_SYNC; break;
+		case 'M': fl |= TRQ_META; break;
+		default: break;
+		}
+	}
+	return fl;
+}
+
+static int on_event(struct tep_event *e, struct tep_record *rec, int cpu,
+		    void *data)
+{
+	struct trace_capture *tc = data;
+	const struct blk_fields *f;
+	unsigned long long dev, sector, nr;
+	struct trace_ev *ev;
+
+	(void)cpu;
+	if (rec->missed_events > 0)
+		tc->missed += rec->missed_events;
+	if (e->id == f_issue.id)
+		f = &f_issue;
+	else if (e->id == f_complete.id)
+		f = &f_complete;
+	else
+		return 0;
+	if (tep_read_number_field(f->dev, rec->data, &dev) < 0 ||
+	    tep_read_number_field(f->sector, rec->data, &sector) < 0 ||
+	    tep_read_number_field(f->nr_sector, rec->data, &nr) < 0)
+		return 0;
+	if (dev != tc->dev)
+		return 0;
+	ALLOC_GROW(tc->ev, tc->nr_ev + 1, tc->alloc_ev);
+	ev = &tc->ev[tc->nr_ev++];
+	ev->ts_ns = rec->ts;
+	ev->sector = sector;
+	ev->nr_sector = (uint32_t)nr;
+	ev->flags = parse_rwbs((const char *)rec->data + f->rwbs->offset,
+			       (size_t)f->rwbs->size);
+	ev->complete = f == &f_complete;
+	return 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void *reader_main(void *arg)
+{
+	struct trace_capture *tc = arg;
+
+	while (!tc->stop) {
+		tracefs_iterate_raw_events(tep, tc->inst, NULL, 0, on_event,
+					   tc);
+		sleep_ms(READ_PERIOD_MS);
+	}
+	/* The events are disabled now: this drains what is left. */
+	tracefs_iterate_raw_events(tep, tc->inst, NULL, 0, on_event, tc);
+	return NULL;
+}
+
+/* Sum of the per-CPU "overrun" and "dropped events" counters. */
+static uint64_t lost_events(struct trace_capture *tc)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t lost = 0;
+
+	for (long c = 0; c < ncpu; c++) {
+		char file[64], *s, *p;
+		unsigned long long v;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", c);
+		s = tracefs_instance_file_read(tc->inst, file, NULL);
+		if (!s)
+			continue;
+		if ((p = strstr(s, "overrun:")) &&
+		    sscanf(p + 8, "%llu", &v) == 1)
+			lost += v;
+		if ((p = strstr(s, "dropped events:")) &&
+		    sscanf(p + 15, "%llu", &v) == 1)
+			lost += v;
+		free(s);
+	}
+	return lost;
+}
+
+static const char *const events[] = { "block_rq_issue",
+				      "block_rq_complete" };
+
+/* Disable, destroy, unjournal.  0 or -1. */
+static int destroy_instance(struct trace_capture *tc)
+{
+	int rc = 0;
+
+	if (!tc->inst)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
+		tracefs_event_disable(tc->inst, "block", events[i]);
+	if (tracefs_instance_destroy(tc->inst) < 0) {
+		rc = error_errno("cannot remove tracefs instance '%s'",
+				 tc->name);
+	} else {
+		state_done("tracefs-instance", tc->name);
+	}
+	tracefs_instance_free(tc->inst);
+	tc->inst = NULL;
+	return rc;
+}
+
+static void capture_free(struct trace_capture *tc)
+{
+	free(tc->ev);
+	free(tc->name);
+	free(tc);
+}
+
+static void unlink_active(struct trace_capture *tc)
+{
+	struct trace_capture **p;
+
+	pthread_mutex_lock(&active_lock);
+	for (p = &active; *p; p = &(*p)->next)
+		if (*p == tc) {
+			*p = tc->next;
+			nr_active--;
+			break;
+		}
+	pthread_mutex_unlock(&active_lock);
+}
+
+int trace_capture_start(const char *device, struct trace_capture **out)
+{
+	struct trace_capture *tc;
+	sigset_t all, old;
+	struct stat st;
+	char filter[64];
+	int err;
+
+	*out = NULL;
+	if (!is_root())
+		return error("block tracing needs root");
+	if (stat(device, &st) < 0)
+		return error_errno("cannot stat '%s'", device);
+	if (!S_ISBLK(st.st_mode))
+		return error("'%s' is not a block device", device);
+	if (ensure_tracefs() < 0)
+		return -1;
+	tc = xcalloc(1, sizeof(*tc));
+	pthread_mutex_lock(&active_lock);
+	tc->next = active;
+	active = tc;
+	nr_active++;
+	pthread_mutex_unlock(&active_lock);
+	if (load_events() < 0)
+		goto fail;
+	tc->dev = (major(st.st_rdev) << 20) | minor(st.st_rdev);
+	tc->name = xasprintf("fslab-%ld-%u", (long)getpid(), seq++);
+	/* Journaled first: a kill -9 from here on leaves a trail. */
+	if (state_record("tracefs-instance", tc->name) < 0)
+		goto fail;
+	tc->inst = tracefs_instance_create(tc->name);
+	if (!tc->inst) {
+		error_errno("cannot create tracefs instance '%s'", tc->name);
+		state_done("tracefs-instance", tc->name);
+		goto fail;
+	}
+	if (!tracefs_instance_is_new(tc->inst)) {
+		/* Not ours: never destroy someone else's instance. */
+		error("tracefs instance '%s' already exists", tc->name);
+		tracefs_instance_free(tc->inst);
+		tc->inst = NULL;
+		state_done("tracefs-instance", tc->name);
+		goto fail;
+	}
+	if (tracefs_instance_set_buffer_size(tc->inst, BUFFER_KB, -1) < 0)
+		warning("cannot size the trace buffer of '%s'", tc->name);
+	if (tracefs_instance_file_write(tc->inst, "trace_clock", "mono") < 0) {
+		error_errno("cannot set the trace clock of '%s'", tc->name);
+		goto fail;
+	}
+	snprintf(filter, sizeof(filter), "dev == %u", tc->dev);
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++) {
+		if (tracefs_event_file_write(tc->inst, "block", events[i],
+					     "filter", filter) < 0 ||
+		    tracefs_event_enable(tc->inst, "block", events[i]) < 0) {
+			error_errno("cannot enable block:%s in '%s'",
+				    events[i], tc->name);
+			goto fail;
+		}
+	}
+	tc->start_ns = now_ns();
+	/* Signals go to the main thread: its waits must see EINTR. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&tc->reader, NULL, reader_main, tc);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		error("cannot start the trace reader thread");
+		goto fail;
+	}
+	tc->reader_up = true;
+	*out = tc;
+	return 0;
+fail:
+	destroy_instance(tc);
+	unlink_active(tc);
+	capture_free(tc);
+	release_tracefs();
+	return -1;
+}
+
+int trace_capture_stop(struct trace_capture *tc, struct trace_result *res)
+{
+	uint64_t end = now_ns(), lost;
+	int rc = 0;
+
+	if (res)
+		memset(res, 0, sizeof(*res));
+	if (!tc)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
+		tracefs_event_disable(tc->inst, "block", events[i]);
+	if (tc->reader_up) {
+		tc->stop = true;
+		pthread_join(tc->reader, NULL);
+	}
+	lost = lost_events(tc) + (uint64_t)tc->missed;
+	if (destroy_instance(tc) < 0)
+		rc = -1;
+	unlink_active(tc);
+	release_tracefs();
+	if (res) {
+		res->rq = trace_pair_events(tc->ev, tc->nr_ev, &res->nr);
+		res->lost = lost;
+		res->start_ns = tc->start_ns;
+		res->end_ns = end;
+		res->dev = tc->dev;
+	}
+	capture_free(tc);
+	return rc;
+}
+
+void trace_result_release(struct trace_result *res)
+{
+	free(res->rq);
+	memset(res, 0, sizeof(*res));
+}
+
+/* ---- blktrace's binary format (include/uapi/linux/blktrace_api.h) ---- */
+
+#define BLK_IO_TRACE_MAGIC 0x65617400u
+#define BLK_IO_TRACE_VERSION 0x07u
+#define BLK_TC_SHIFT 16
+#define BLK_TC_ACT(act) ((uint32_t)(act) << BLK_TC_SHIFT)
+enum {
+	BLK_TC_READ = 1 << 0, BLK_TC_WRITE = 1 << 1, BLK_TC_FLUSH = 1 << 2,
+	BLK_TC_SYNC = 1 << 3, BLK_TC_ISSUE = 1 << 6,
+	BLK_TC_COMPLETE = 1 << 7, BLK_TC_FS = 1 << 8, BLK_TC_META = 1 << 12,
+	BLK_TC_DISCARD = 1 << 13,
+};
+enum { BLK_TA_ISSUE_ = 7, BLK_TA_COMPLETE_ = 8 };
+
+struct blk_io_trace {
+	uint32_t magic;     /* MAGIC | version */
+	uint32_t sequence;
+	uint64_t time;      /* ns */
+	uint64_t sector;
+	uint32_t bytes;
+	uint32_t action;
+	uint32_t pid;
+	uint32_t device;
+	uint32_t cpu;
+	uint16_t error;
+	uint16_t pdu_len;
+};
+_Static_assert(sizeof(struct blk_io_trace) == 48, "blk_io_trace layout");
+
+struct blk_rec {
+	uint64_t t;
+	size_t rq;
+	int complete;
+};
+
+static int cmp_blk_rec(const void *a, const void *b)
+{
+	const struct blk_rec *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->rq != y->rq)
+		return x->rq < y->rq ? -1 : 1;
+	return x->complete - y->complete;
+}
+
+int trace_write_blk(const char *path, const struct trace_result *res)
+{
+	struct blk_rec *r = xcalloc(2 * res->nr + 1, sizeof(*r));
+	size_t n = 0, i;
+	FILE *f = fopen(path, "wb");
+	int rc = 0;
+
+	if (!f) {
+		free(r);
+		return error_errno("cannot create '%s'", path);
+	}
+	for (i = 0; i < res->nr; i++) {
+		r[n++] = (struct blk_rec){ res->rq[i].issue_ns, i, 0 };
+		if (res->rq[i].complete_ns)
+			r[n++] = (struct blk_rec){ res->rq[i].complete_ns, i,
+						   1 };
+	}
+	qsort(r, n, sizeof(*r), cmp_blk_rec);
+	for (i = 0; i < n; i++) {
+		const struct trace_rq *q = &res->rq[r[i].rq];
+		struct blk_io_trace t;
+		uint32_t cat = BLK_TC_FS;
+
+		memset(&t, 0, sizeof(t));
+		t.magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION;
+		t.sequence = (uint32_t)i + 1;
+		t.time = r[i].t - (res->start_ns < r[0].t ? res->start_ns
+							 : r[0].t);
+		t.sector = q->sector;
+		t.bytes = q->nr_sector * 512;
+		cat |= q->flags & TRQ_WRITE ? BLK_TC_WRITE : BLK_TC_READ;
+		if (q->flags & TRQ_FLUSH)
+			cat |= BLK_TC_FLUSH;
+		if (q->flags & TRQ_SYNC)
+			cat |= BLK_TC_SYNC;
+		if (q->flags & TRQ_META)
+			cat |= BLK_TC_META;
+		if (q->flags & TRQ_DISCARD)
+			cat |= BLK_TC_DISCARD;
+		if (r[i].complete)
+			t.action = BLK_TA_COMPLETE_ |
+				   BLK_TC_ACT(cat | BLK_TC_COMPLETE);
+		else
+			t.action = BLK_TA_ISSUE_ |
+				   BLK_TC_ACT(cat | BLK_TC_ISSUE);
+		t.device = res->dev;
+		if (fwrite(&t, sizeof(t), 1, f) != 1)
+			break;
+	}
+	if (i < n || fclose(f) != 0) {
+		if (i < n)
+			fclose(f);
+		rc = error_errno("cannot write '%s'", path);
+	}
+	free(r);
+	return rc;
+}
+
+int trace_teardown(void)
+{
+	int rc = 0;
+
+	for (;;) {
+		struct trace_capture *tc;
+
+		pthread_mutex_lock(&active_lock);
+		tc = active;
+		pthread_mutex_unlock(&active_lock);
+		if (!tc)
+			break;
+		if (trace_capture_stop(tc, NULL) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* ---- cleanup of a dead process's leftovers (called by state.c) ---- */
+
+int trace_cleanup_instance(const char *name, int dry_run)
+{
+	char *path;
+	int rc = 0;
+
+	if (strncmp(name, "fslab-", 6) || strchr(name, '/'))
+		return error("'%s' is not an fslab tracefs instance; "
+			     "leaving it", name);
+	if (!tracefs_mounted())
+		return 0; /* instances live only in a mounted tracefs */
+	path = xasprintf("%s/instances/%s", tracefs_tracing_dir(), name);
+	if (access(path, F_OK) < 0) {
+		free(path);
+		return 0;
+	}
+	rc = 1;
+	if (dry_run) {
+		printf("would remove tracefs instance %s\n", name);
+	} else if (rmdir(path) < 0) {
+		rc = error_errno("cannot remove tracefs instance '%s'", path);
+	} else {
+		printf("removed tracefs instance %s\n", name);
+	}
+	free(path);
+	return rc;
+}
+
+int trace_cleanup_mount(const char *dir, int dry_run)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0 || !tracefs_mounted())
+		return 0;
+	if (dry_run) {
+		printf("would unmount tracefs from %s\n", dir);
+		return 1;
+	}
+	/* Busy: someone mounted-and-uses it since; leave it to them. */
+	if (umount2(dir, 0) < 0) {
+		if (errno == EBUSY || errno == EINVAL)
+			return 0;
+		return error_errno("cannot unmount tracefs from '%s'", dir);
+	}
+	printf("unmounted tracefs from %s\n", dir);
+	return 1;
+}
+
+/* ---- the phase hook ---- */
+
+struct hook_data {
+	char **phases;             /* NULL = all */
+	struct trace_capture *tc;
+	bool warned;
+};
+
+static struct hook_data hook_data;
+
+static bool phase_selected(const struct hook_data *hd, const char *phase)
+{
+	if (!hd->phases)
+		return true;
+	for (char **p = hd->phases; *p; p++)
+		if (!strcmp(*p, phase))
+			return true;
+	return false;
+}
+
+static int hook_begin(void *data, struct wl_ctx *ctx, const char *phase)
+{
+	struct hook_data *hd = data;
+	const struct target *t = ctx->target;
+
+	if (hd->tc) /* a phase inside a phase: the outer one traces */
+		return 0;
+	if (!phase_selected(hd, phase))
+		return 0;
+	if (!t || !t->device) {
+		if (!hd->warned)
+			warning("--trace: target '%s' has no block device; "
+				"not tracing", t ? t->spec.name : "?");
+		hd->warned = true;
+		return 0;
+	}
+	if (!hd->warned && t->spec.kind == TARGET_LOOP)
+		fprintf(stderr, "fslab: tracing %s, the loop device: the "
+			"requests the filesystem made, not the backing "
+			"disk's\n", t->device);
+	hd->warned = true;
+	return trace_capture_start(t->device, &hd->tc);
+}
+
+static void hook_end(void *data, struct wl_ctx *ctx, struct phase_rec *rec)
+{
+	struct hook_data *hd = data;
+	struct trace_result res;
+	struct trace_stats s;
+
+	if (!hd->tc)
+		return;
+	if (trace_capture_stop(hd->tc, &res) < 0)
+		warning("tracefs teardown after phase '%s' failed; run "
+			"'fslab cleanup'", rec->name);
+	hd->tc = NULL;
+	trace_analyze(res.rq, res.nr, res.start_ns, res.end_ns, &s);
+	trace_stats_to_metrics(&s, (double)rec->m.wall_ns / 1e9, rec);
+	phase_rec_add_metric(rec, "trace.lost_events", (double)res.lost,
+			     "events", BETTER_NONE);
+	phase_rec_add_metric(rec, "trace.loop_device",
+			     ctx->target && ctx->target->spec.kind ==
+			     TARGET_LOOP, "flag", BETTER_NONE);
+	if (res.lost)
+		warning("phase '%s': the trace lost %llu events", rec->name,
+			(unsigned long long)res.lost);
+	trace_stats_release(&s);
+	trace_result_release(&res);
+}
+
+void trace_hook_register(const char *phases)
+{
+	static const struct phase_hook hook = {
+		.name = "trace",
+		.begin = hook_begin,
+		.end = hook_end,
+		.data = &hook_data,
+	};
+
+	if (phases && *phases) {
+		char *copy = xstrdup(phases), *tok, *save = NULL;
+		size_t n = 0, alloc = 0;
+
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			ALLOC_GROW(hook_data.phases, n + 2, alloc);
+			hook_data.phases[n++] = xstrdup(tok);
+			hook_data.phases[n] = NULL;
+		}
+		free(copy);
+	}
+	runner_add_hook(&hook);
+}

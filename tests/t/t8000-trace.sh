@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Block-I/O tracing on a loop-mounted ext4: a cold sequential read of one
+# large file has a layout score near 1 and few seeks, a random-order read
+# of many small files seeks far more; tracefs is left exactly as found;
+# `fslab run --trace` stores trace.* metrics; `fslab cleanup` removes the
+# instance of a killed `fslab trace`.  Counts are compared, never times.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/cbdata.sh"
+need_loop
+need_cmd sqlite3
+need_cmd python3
+need_cmd mkfs.ext4
+scratch_dir
+
+# What fslab must leave as it found it: whether tracefs is mounted, and
+# if so tracing_on, the block events' enables and the instances.
+tracefs_state() {
+	local d
+	d=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	if [ -z "$d" ]; then
+		echo "tracefs not mounted"
+		return
+	fi
+	echo "tracefs on $d"
+	echo "tracing_on $(cat "$d/tracing_on")"
+	for e in "$d"/events/block/*/enable; do
+		echo "$e $(cat "$e")"
+	done
+	ls "$d/instances"
+}
+
+check_tracefs() {
+	local now
+	now=$(tracefs_state)
+	if [ "$now" = "$TRACEFS_BEFORE" ]; then ok "$1: tracefs left as found"
+	else not_ok "$1: tracefs left as found" "$(diff <(echo "$TRACEFS_BEFORE") <(echo "$now"))"; fi
+}
+
+json_get() {
+	python3 -c 'import json, sys; v = json.load(open(sys.argv[1]))[sys.argv[2]]; print(v)' "$1" "$2"
+}
+
+TRACEFS_BEFORE=$(tracefs_state)
+
+check_exit "trace without --dev is a usage error" 2 "$FSLAB" trace -- true
+check_exit "trace without a command is a usage error" 2 "$FSLAB" trace --dev /dev/null
+
+img=$SCRATCH/t8000.img
+mnt=$SCRATCH/mnt
+truncate -s 1G "$img"
+dev=$(losetup -f --show --direct-io=on "$img") || _need "cannot attach a loop device"
+cleanup_add "losetup -d $dev"
+mkfs.ext4 -q -F "$dev" >/dev/null 2>&1
+mkdir -p "$mnt"
+mount "$dev" "$mnt" || { not_ok "mount $dev"; finish; exit; }
+cleanup_add "umount $mnt"
+
+# One large file, read cold and in order.
+dd if=/dev/urandom of="$mnt/big" bs=1M count=64 conv=fsync status=none
+sync
+echo 3 >/proc/sys/vm/drop_caches
+"$FSLAB" trace --dev "$dev" --json "$SCRATCH/big.json" --png "$SCRATCH/big.png" \
+	-- sh -c "cat '$mnt/big' >/dev/null" >"$SCRATCH/big.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "sequential: trace exits 0" || not_ok "sequential: trace exits 0" "exit $rc" "$(cat "$SCRATCH/big.out")"
+big_seeks=$(json_get "$SCRATCH/big.json" seeks)
+big_score=$(json_get "$SCRATCH/big.json" layout_score)
+big_rd=$(json_get "$SCRATCH/big.json" read_bytes)
+[ "$big_rd" -ge $((60 << 20)) ] && ok "sequential: about 64 MiB read from the device" ||
+	not_ok "sequential: about 64 MiB read from the device" "read_bytes $big_rd"
+python3 -c "import sys; sys.exit(not float('$big_score') > 0.9)" &&
+	ok "sequential: layout score $big_score > 0.9" || not_ok "sequential: layout score > 0.9" "$big_score"
+[ "$big_seeks" -le 20 ] && ok "sequential: few seeks ($big_seeks)" ||
+	not_ok "sequential: few seeks" "$big_seeks" "$(cat "$SCRATCH/big.out")"
+grep -q '^layout score ' "$SCRATCH/big.out" && grep -q 'a loop device' "$SCRATCH/big.out" &&
+	ok "sequential: report names the score and the loop device" ||
+	not_ok "sequential: report names the score and the loop device" "$(cat "$SCRATCH/big.out")"
+[ "$(head -c 4 "$SCRATCH/big.png" | od -An -tx1 | tr -d ' ')" = 89504e47 ] &&
+	ok "sequential: --png writes a PNG" || not_ok "sequential: --png writes a PNG"
+check_tracefs "sequential"
+
+# --trace-blk: a blktrace binary stream that blkparse reads.
+if command -v blkparse >/dev/null 2>&1; then
+	echo 3 >/proc/sys/vm/drop_caches
+	"$FSLAB" trace --dev "$dev" --json "$SCRATCH/blk.json" --trace-blk "$SCRATCH/t.blk" \
+		-- sh -c "cat '$mnt/big' >/dev/null" >/dev/null 2>&1
+	nreq=$(json_get "$SCRATCH/blk.json" requests)
+	nd=$(blkparse -i - <"$SCRATCH/t.blk" 2>/dev/null | awk '$6 == "D" && $7 == "R"' | wc -l)
+	[ "$nreq" -ge 1 ] && [ "$nd" -eq "$nreq" ] && ok "--trace-blk: blkparse reads $nd issues" ||
+		not_ok "--trace-blk: blkparse reads every issue" "json $nreq, blkparse $nd"
+else
+	ok "# SKIP --trace-blk: no blkparse"
+fi
+
+# 2000 small files created in shuffled order across 50 directories, read
+# back cold in another random order.
+python3 - "$mnt/small" "$SCRATCH/list" <<'PY'
+import os, random, sys
+root, listf = sys.argv[1], sys.argv[2]
+random.seed(8000)
+names = ["%s/d%d/f%d" % (root, i % 50, i) for i in range(2000)]
+for d in range(50):
+    os.makedirs("%s/d%d" % (root, d), exist_ok=True)
+random.shuffle(names)
+data = os.urandom(8192)
+for n in names:
+    with open(n, "wb") as f:
+        f.write(data)
+random.shuffle(names)
+open(listf, "w").write("\n".join(names) + "\n")
+PY
+sync
+echo 3 >/proc/sys/vm/drop_caches
+"$FSLAB" trace --dev "$dev" --json "$SCRATCH/small.json" \
+	-- sh -c "xargs cat <'$SCRATCH/list' >/dev/null" >"$SCRATCH/small.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "random small files: trace exits 0" || not_ok "random small files: trace exits 0" "exit $rc" "$(cat "$SCRATCH/small.out")"
+small_seeks=$(json_get "$SCRATCH/small.json" seeks)
+small_score=$(json_get "$SCRATCH/small.json" layout_score)
+[ "$small_seeks" -ge $((big_seeks * 10 + 500)) ] &&
+	ok "random small files: many more seeks ($small_seeks vs $big_seeks)" ||
+	not_ok "random small files: many more seeks" "$small_seeks vs $big_seeks"
+python3 -c "import sys; sys.exit(not float('$small_score') < float('$big_score') - 0.2)" &&
+	ok "random small files: lower layout score ($small_score vs $big_score)" ||
+	not_ok "random small files: lower layout score" "$small_score vs $big_score"
+check_tracefs "random small files"
+
+# fslab run --trace stores trace.* metrics for the phases.
+if have_cbdata; then
+	make_small_cbdata "$SCRATCH/cbdata"
+	"$FSLAB" run --target ext4:size=1G --trace \
+		--workload "compilebench:initial-dirs=2,runs=4,sources=$SCRATCH/cbdata" \
+		--db "$DB" --scratch "$SCRATCH" --tag t8000 >"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
+	rc=$?
+	[ $rc -eq 0 ] && ok "run --trace exits 0" || not_ok "run --trace exits 0" "exit $rc" "$(tail -20 "$SCRATCH/run.err")"
+	q="from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 't8000'"
+	nph=$(sqlite3 "$DB" "select count(distinct p.id) $q and m.name = 'trace.requests'")
+	nreq=$(sqlite3 "$DB" "select coalesce(sum(m.value), 0) $q and m.name = 'trace.requests'")
+	[ "$nph" -ge 8 ] && ok "run --trace: $nph phases carry trace metrics" ||
+		not_ok "run --trace: phases carry trace metrics" "got $nph"
+	python3 -c "import sys; sys.exit(not float('$nreq') > 0)" &&
+		ok "run --trace: requests were traced" || not_ok "run --trace: requests were traced" "$nreq"
+	nseek=$(sqlite3 "$DB" "select count(*) $q and m.name in ('trace.seeks', 'trace.layout_score', 'trace.lat_p99_ms', 'trace.ts.0.mib_s') ")
+	[ "$nseek" -ge 8 ] && ok "run --trace: seeks, score, latency, series stored" ||
+		not_ok "run --trace: seeks, score, latency, series stored" "got $nseek"
+	loopm=$(sqlite3 "$DB" "select count(*) $q and m.name = 'trace.loop_device' and m.value = 1")
+	[ "$loopm" -ge 1 ] && ok "run --trace: says it traced the loop device" || not_ok "run --trace: says it traced the loop device"
+	check_tracefs "run --trace"
+
+	"$FSLAB" run --target ext4:size=1G --trace=create \
+		--workload "compilebench:initial-dirs=2,runs=4,sources=$SCRATCH/cbdata" \
+		--db "$DB" --scratch "$SCRATCH" --tag t8000b >/dev/null 2>"$SCRATCH/run2.err"
+	q2=${q/t8000\'/t8000b\'}
+	other=$(sqlite3 "$DB" "select count(*) $q2 and m.name = 'trace.requests' and p.name != 'create'")
+	mine=$(sqlite3 "$DB" "select count(*) $q2 and m.name = 'trace.requests' and p.name = 'create'")
+	[ "$other" -eq 0 ] && [ "$mine" -ge 1 ] && ok "run --trace=create traces only create phases" ||
+		not_ok "run --trace=create traces only create phases" "create $mine, others $other"
+	check_tracefs "run --trace=create"
+else
+	not_ok "run --trace: compilebench data sets at $CBDATA"
+fi
+
+# kill -9 leaves an instance; fslab cleanup removes it.
+"$FSLAB" trace --dev "$dev" -- sleep 30 >/dev/null 2>&1 &
+tpid=$!
+for _ in $(seq 100); do
+	[ -n "$(ls -d /sys/kernel/tracing/instances/fslab-$tpid-* 2>/dev/null)" ] && break
+	sleep 0.1
+done
+inst=$(ls -d /sys/kernel/tracing/instances/fslab-$tpid-* 2>/dev/null)
+child=$(pgrep -P "$tpid" sleep)
+kill -9 "$tpid"
+wait "$tpid" 2>/dev/null
+[ -n "$child" ] && kill "$child" 2>/dev/null
+[ -n "$inst" ] && ok "killed trace left instance $(basename "$inst")" || not_ok "killed trace left an instance"
+"$FSLAB" cleanup >"$SCRATCH/cleanup.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "removed tracefs instance fslab-$tpid-" "$SCRATCH/cleanup.out" &&
+	ok "cleanup removes the instance" || not_ok "cleanup removes the instance" "exit $rc" "$(cat "$SCRATCH/cleanup.out")"
+[ -z "$inst" ] || [ ! -e "$inst" ] && ok "instance gone" || not_ok "instance gone" "$inst"
+check_tracefs "after cleanup"
+finish
