@@ -23,6 +23,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "age", cmd_age, "age a filesystem to a profile or by replay" },
 	{ "cleanup", cmd_cleanup, "remove mounts, loop devices and images "
 				  "left by a killed fslab" },
 	{ "compilebench", cmd_compilebench, "drop-in replacement for "

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "age/golden.h"
 #include "fs/target.h"
 #include "util/opt.h"
 #include "util/util.h"
@@ -22,6 +23,7 @@ enum spec_key {
 	KEY_SIZE = 1 << 2,
 	KEY_NAME = 1 << 3,
 	KEY_FS = 1 << 4,
+	KEY_AGE = 1 << 5,
 };
 
 static const struct {
@@ -33,6 +35,7 @@ static const struct {
 	{ "size", KEY_SIZE },
 	{ "name", KEY_NAME },
 	{ "fs", KEY_FS },
+	{ "age", KEY_AGE },
 };
 
 static const char *kind_prefix(enum target_kind kind)
@@ -42,6 +45,8 @@ static const char *kind_prefix(enum target_kind kind)
 		return "dev:";
 	case TARGET_DIR:
 		return "dir:";
+	case TARGET_AGED:
+		return "aged:";
 	default:
 		return "FSTYPE:";
 	}
@@ -140,6 +145,9 @@ static int apply_kv(struct target_spec *ts, const char *s, const struct kv *kv,
 		break;
 	case KEY_NAME:
 		ts->name = xstrdup(kv->val);
+		break;
+	case KEY_AGE:
+		ts->age = xstrdup(kv->val);
 		break;
 	case KEY_FS:
 		if (!valid_fstype(kv->val)) {
@@ -251,6 +259,26 @@ int target_spec_parse(const char *s, struct target_spec *out, char *err,
 		*out = ts;
 		return 0;
 	}
+	if (!strncmp(s, "aged:", 5)) {
+		const char *rest = s + 5, *c = strchr(rest, ':');
+		size_t len = c ? (size_t)(c - rest) : strlen(rest);
+
+		ts.kind = TARGET_AGED;
+		ts.path = xstrndup(rest, len);
+		if (!golden_name_ok(ts.path)) {
+			set_err(err, errlen, "bad aged image name '%s' in "
+				"'%s': letters, digits, '.', '_' and '-'",
+				ts.path, s);
+			goto fail;
+		}
+		if (c && parse_opts(&ts, s, c + 1, KEY_MOUNT | KEY_NAME, err,
+				    errlen) < 0)
+			goto fail;
+		if (!ts.name)
+			ts.name = xasprintf("aged:%s", ts.path);
+		*out = ts;
+		return 0;
+	}
 	if (!strncmp(s, "dev:", 4)) {
 		ts.kind = TARGET_DEV;
 		ts.fstype = xstrdup("ext4");
@@ -275,8 +303,8 @@ int target_spec_parse(const char *s, struct target_spec *out, char *err,
 		goto fail;
 	}
 	if (colon && parse_opts(&ts, s, colon + 1,
-				KEY_MKFS | KEY_MOUNT | KEY_SIZE | KEY_NAME,
-				err, errlen) < 0)
+				KEY_MKFS | KEY_MOUNT | KEY_SIZE | KEY_NAME |
+				KEY_AGE, err, errlen) < 0)
 		goto fail;
 	if (ts.size < SPEC_MIN_SIZE) {
 		set_err(err, errlen, "size in '%s' is too small: the minimum "
@@ -287,6 +315,12 @@ int target_spec_parse(const char *s, struct target_spec *out, char *err,
 		set_err(err, errlen, "size in '%s' is too small: btrfs needs "
 			"at least 114M", s);
 		goto fail;
+	}
+	if (!ts.name && ts.age) {
+		char *base = default_name(&ts);
+
+		ts.name = xasprintf("%s+age(%s)", base, ts.age);
+		free(base);
 	}
 	if (!ts.name)
 		ts.name = default_name(&ts);
@@ -306,5 +340,6 @@ void target_spec_release(struct target_spec *ts)
 	free(ts->mount_opts);
 	free(ts->name);
 	free(ts->path);
+	free(ts->age);
 	memset(ts, 0, sizeof(*ts));
 }

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "age/ager.h"
+#include "age/golden.h"
 #include "fs/blkdev.h"
 #include "fs/loop.h"
 #include "fs/mkfs.h"
@@ -53,6 +55,7 @@ static void spec_copy(struct target_spec *dst, const struct target_spec *src)
 	dst->size = src->size;
 	dst->name = xstrdup_or_null(src->name);
 	dst->path = xstrdup_or_null(src->path);
+	dst->age = xstrdup_or_null(src->age);
 }
 
 static int need_root(const struct target_spec *spec)
@@ -264,7 +267,70 @@ static int setup_loop(struct target *t, const struct target_env *env)
 		goto out;
 	}
 	ret = mount_and_prepare(t, mnt);
+	/* age=PROFILE: the same aging as `fslab age`, before any workload. */
+	if (!ret && t->spec.age)
+		ret = ager_age_dir(t->workdir, t->spec.age, 0.8, 1, true);
 out:
+	free(scratch);
+	return ret;
+}
+
+/*
+ * aged:NAME - copy the golden image to a new journaled image (refused
+ * when the scratch filesystem lacks room), then attach and mount it like
+ * a loop image: every use starts from the same aged state.
+ */
+static int setup_aged(struct target *t, const struct target_env *env)
+{
+	struct golden_meta m;
+	char *scratch, *img, *mnt, *golden = NULL;
+	const char *slash;
+	int ret;
+
+	if ((ret = need_root(&t->spec)))
+		return ret;
+	scratch = scratch_prepare(env->scratch ? env->scratch :
+				  TARGET_DEFAULT_SCRATCH);
+	if (!scratch)
+		return -1;
+	if (golden_load_meta(scratch, t->spec.path, &m) < 0) {
+		free(scratch);
+		return -2;
+	}
+	free(t->fstype);
+	t->fstype = xstrdup(m.fstype);
+	free(t->spec.fstype);
+	t->spec.fstype = xstrdup(m.fstype);
+	if (!t->spec.mkfs_args && m.mkfs_args)
+		t->spec.mkfs_args = xstrdup(m.mkfs_args);
+	if (!t->spec.mount_opts && m.mount_opts)
+		t->spec.mount_opts = xstrdup(m.mount_opts);
+	t->mkfs_version = m.mkfs_version ? xstrdup(m.mkfs_version) : NULL;
+	t->size = m.size;
+	golden = golden_image_path(scratch, t->spec.path);
+	pick_names(scratch, env->tag, &img, &mnt);
+	if ((ret = state_record("image", img)) < 0) {
+		free(img);
+		free(mnt);
+		goto out;
+	}
+	if ((ret = golden_copy(golden, img)) < 0) {
+		state_done("image", img);
+		free(img);
+		free(mnt);
+		goto out;
+	}
+	t->image = img;
+	if ((ret = attach_loop(t)) < 0) {
+		free(mnt);
+		goto out;
+	}
+	slash = strrchr(t->device, '/');
+	t->devname = xstrdup(slash ? slash + 1 : t->device);
+	ret = mount_and_prepare(t, mnt);
+out:
+	golden_meta_release(&m);
+	free(golden);
 	free(scratch);
 	return ret;
 }
@@ -391,6 +457,9 @@ int target_setup(struct target *t, const struct target_spec *spec,
 	case TARGET_DIR:
 		ret = setup_dir(t);
 		break;
+	case TARGET_AGED:
+		ret = setup_aged(t, env);
+		break;
 	default:
 		BUG("bad target kind %d", spec->kind);
 	}
@@ -405,7 +474,8 @@ int target_teardown(struct target *t)
 
 	if (umount_target(t) < 0)
 		return -1; /* keep everything, so a later call can retry */
-	if (t->spec.kind == TARGET_LOOP && t->device) {
+	if ((t->spec.kind == TARGET_LOOP || t->spec.kind == TARGET_AGED) &&
+	    t->device) {
 		if (loop_detach(t->loop_fd, t->device, t->image) < 0)
 			ret = -1;
 		else
@@ -493,12 +563,21 @@ int target_drop_caches(struct target *t)
 	return 0;
 }
 
-int target_cold(struct target *t)
+int target_unmount(struct target *t)
 {
-	if (t->spec.kind == TARGET_DIR || !t->mnt || !is_root())
-		return target_drop_caches(t);
-	if (target_sync(t) < 0 || umount_target(t) < 0)
+	if (t->spec.kind == TARGET_DIR || !t->mnt)
+		return -2;
+	if (!t->mounted)
+		return 0;
+	if (target_sync(t) < 0)
 		return -1;
+	return umount_target(t);
+}
+
+int target_mount_again(struct target *t)
+{
+	if (t->mounted)
+		return 0;
 	/* Journal the remount like the first mount: it may fail half-way. */
 	if (state_record("mount", t->mnt) < 0)
 		return -1;
@@ -509,6 +588,15 @@ int target_cold(struct target *t)
 	t->mounted = true;
 	free(t->eff_mount_opts);
 	t->eff_mount_opts = mount_options(t->mnt);
+	return 0;
+}
+
+int target_cold(struct target *t)
+{
+	if (t->spec.kind == TARGET_DIR || !t->mnt || !is_root())
+		return target_drop_caches(t);
+	if (target_unmount(t) < 0 || target_mount_again(t) < 0)
+		return -1;
 	return target_drop_caches(t);
 }
 
@@ -521,6 +609,8 @@ static const char *kind_name(enum target_kind k)
 		return "dev";
 	case TARGET_DIR:
 		return "dir";
+	case TARGET_AGED:
+		return "aged";
 	}
 	return "?";
 }

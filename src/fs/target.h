@@ -10,9 +10,12 @@
  *	                       mounted or holds data, unless --destroy-data)
  *	                       keys: fs= (default ext4), mkfs=, mount=, name=
  *	dir:PATH[:name=LABEL]  an existing directory; nothing is formatted
+ *	aged:NAME[:mount=..,name=..]  a fresh copy of the golden image
+ *	                       NAME that `fslab age --save NAME` kept
  *
  * keys for FSTYPE: mkfs= (extra mkfs arguments), mount= (mount options),
- * size= (image size, default 8G, sparse), name= (label in reports).
+ * size= (image size, default 8G, sparse), name= (label in reports),
+ * age= (a profile: `fslab age` it to 80 % with seed 1 during setup).
  * Commas inside a value are written `\,` or the value is quoted with
  * '...' or "...".
  *
@@ -36,6 +39,8 @@ enum target_kind {
 	TARGET_LOOP, /* owned sparse image + loop device */
 	TARGET_DEV,  /* a real device the user named */
 	TARGET_DIR,  /* an existing directory */
+	TARGET_AGED, /* a fresh copy of an aged golden image (golden.h),
+		      * attached and mounted like TARGET_LOOP */
 };
 
 struct target_spec {
@@ -46,7 +51,8 @@ struct target_spec {
 	char *mount_opts; /* NULL if none */
 	uint64_t size;    /* loop image size */
 	char *name;       /* label; defaults to fstype[+opts] or the path */
-	char *path;       /* dev: device node, dir: directory */
+	char *path;       /* dev: device node, dir: directory, aged: NAME */
+	char *age;        /* loop: age=PROFILE, aged during setup, or NULL */
 };
 
 /*
@@ -107,6 +113,15 @@ int target_drop_caches(struct target *t);
  * every file under workdir and warn once that dentries/inodes stay cached.
  */
 int target_cold(struct target *t);
+
+/*
+ * Unmount an owned target (loop, aged, dev:) after syncing it, e.g. for
+ * a filesystem checker, and mount it again with the same options.
+ * Both journal like the first mount.  0 or -1 (message printed); -2
+ * from target_unmount on a dir: target, which fslab did not mount.
+ */
+int target_unmount(struct target *t);
+int target_mount_again(struct target *t);
 
 /* Copy what the store keeps about t into rec (strings duplicated). */
 void target_to_rec(const struct target *t, struct target_rec *rec);

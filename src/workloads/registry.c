@@ -13,6 +13,7 @@ const struct workload *const workloads[] = {
 	&wl_compilebench,
 	&wl_distribute,
 	&wl_ffsb,
+	&wl_fsck,
 	&wl_metadata,
 	NULL,
 };
