@@ -367,7 +367,7 @@ void run_workload_release(struct run_workload *w)
 
 /* ---- the run loop ---- */
 
-static void install_signals(void)
+void runner_install_signals(void)
 {
 	struct sigaction sa;
 
@@ -735,6 +735,55 @@ static bool series_done(const struct runner *rn, const size_t *only,
 	return true;
 }
 
+/* Mean of the watched value over target i's finished repetitions. */
+static double target_mean(const struct runner *rn, size_t i)
+{
+	const struct workload *wl = rn->cfg->wls[0].wl;
+	const struct run_rec *r = rn->run;
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t j = 0; j < r->nr_wlruns; j++) {
+		const struct wlrun_rec *w = &r->wlruns[j];
+		double x;
+
+		if (strcmp(w->workload, wl->name) ||
+		    strcmp(w->status, "complete") ||
+		    r->targets[w->target_idx].idx != (int)i)
+			continue;
+		x = watched_value(wl, w);
+		if (!isnan(x)) {
+			sum += x;
+			n++;
+		}
+	}
+	return n ? sum / (double)n : NAN;
+}
+
+/*
+ * The fresh-vs-aged verdict (Conway et al.: aged vs fresh, same
+ * content) on the watched figure; `fslab compare` has the full table.
+ */
+static void print_fresh_vs_aged(const struct runner *rn)
+{
+	const struct run_config *cfg = rn->cfg;
+	const struct workload *wl = cfg->wls[0].wl;
+	const char *key = wl->key_metrics ? wl->key_metrics[0] : "wall time";
+
+	for (size_t i = 0; i < cfg->fresh_vs_aged; i++) {
+		double fresh = target_mean(rn, i);
+		double aged = target_mean(rn, i + cfg->fresh_vs_aged);
+
+		if (isnan(fresh) || isnan(aged) || fresh == 0)
+			printf("fresh-vs-aged: %s: no %s %s to compare\n",
+			       cfg->targets[i].name, wl->name, key);
+		else
+			printf("fresh-vs-aged: %s %s %s: aged/fresh = %.3f\n",
+			       cfg->targets[i].name, wl->name, key,
+			       aged / fresh);
+	}
+}
+
 static void print_settling(const struct runner *rn)
 {
 	const struct run_config *cfg = rn->cfg;
@@ -764,7 +813,7 @@ int runner_execute(const struct run_config *cfg)
 	char tag[64];
 	int rc = 0;
 
-	install_signals();
+	runner_install_signals();
 	if (mpi_refuses(cfg))
 		return EXIT_USAGE;
 	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
@@ -826,6 +875,8 @@ teardown:
 			exit_code = EXIT_RUNTIME;
 	if (cfg->until_cov > 0 && par_rank() == 0)
 		print_settling(&rn);
+	if (cfg->fresh_vs_aged && cfg->nr_wls && par_rank() == 0)
+		print_fresh_vs_aged(&rn);
 out:
 	if (stop_requested && exit_code == EXIT_OK)
 		exit_code = EXIT_RUNTIME;

@@ -30,6 +30,7 @@ struct run_config {
 	double until_cov;        /* >0: repeat until CoV % <= this */
 	bool reuse;              /* one filesystem per target for all reps */
 	bool blocked;            /* A A A B B B instead of A B A B A B */
+	size_t fresh_vs_aged;    /* >0: targets[i + n] is targets[i] aged */
 	const char *db;          /* NULL = store_default_path(); "" = no store */
 	const char *scratch;     /* image + mount point directory */
 	const char *tag;         /* NULL = none */
@@ -51,6 +52,13 @@ struct phase_hook {
 	void *data;
 };
 void runner_add_hook(const struct phase_hook *hook);
+
+/*
+ * SIGINT/SIGTERM/SIGHUP: the first sets phase_stop_requested(), the
+ * second kills.  runner_execute installs it; other commands that run
+ * workloads (fslab age --with) call it themselves.
+ */
+void runner_install_signals(void);
 
 /* Run everything; returns an exit code (enum exit_code). */
 int runner_execute(const struct run_config *cfg);

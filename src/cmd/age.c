@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -108,13 +107,8 @@ struct age_args {
 	bool data, final_set, quiet;
 };
 
-static volatile sig_atomic_t age_stop;
-
-static void age_on_signal(int sig)
-{
-	(void)sig;
-	age_stop = 1;
-}
+/* The runner's handler: a --with workload then sees Ctrl-C too. */
+#define age_stop phase_stop_requested()
 
 /* State of one aging session. */
 struct age_sess {
@@ -764,7 +758,6 @@ int cmd_age(int argc, char **argv)
 	struct age_sess s;
 	struct target_spec ts;
 	struct target_env env = { 0 };
-	struct sigaction sa;
 	char err[512], *spec;
 	int rc, ret = EXIT_RUNTIME;
 
@@ -801,10 +794,7 @@ int cmd_age(int argc, char **argv)
 		error("--save needs a loop target, not '%s'", a.target);
 		return EXIT_USAGE;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = age_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	runner_install_signals();
 	env.scratch = a.scratch;
 	env.tag = a.tag;
 	rc = target_setup(&s.t, &ts, &env);

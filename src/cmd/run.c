@@ -56,6 +56,9 @@ static const char usage_text[] =
 	"      --trace[=PHASE,...]\n"
 	"                        trace block I/O of every (or the named) phase:\n"
 	"                        seeks, layout score, latency as trace.* metrics\n"
+	"      --fresh-vs-aged[=PROFILE]\n"
+	"                        also run every loop target aged to PROFILE\n"
+	"                        (default desktop) and report aged/fresh\n"
 	"      --destroy-data=/dev/X\n"
 	"                        allow formatting dev:/dev/X although it holds data\n"
 	"\n"
@@ -78,11 +81,41 @@ static char *join_cmdline(int argc, char **argv)
 	return s;
 }
 
+/*
+ * --fresh-vs-aged: after the n targets as given, the same n again with
+ * age=PROFILE, so each workload runs on a fresh filesystem and on an
+ * aged one built the same way; the runner reports aged/fresh ratios.
+ */
+static int add_aged_twins(struct run_config *cfg, const char *profile)
+{
+	size_t n = cfg->nr_targets;
+	char err[512];
+
+	cfg->targets = xrealloc(cfg->targets, 2 * n * sizeof(*cfg->targets));
+	for (size_t i = 0; i < n; i++) {
+		struct target_spec *twin = &cfg->targets[n + i];
+
+		if (cfg->targets[i].kind != TARGET_LOOP || cfg->targets[i].age)
+			return -1;
+		if (target_spec_parse(cfg->targets[i].spec, twin, err,
+				      sizeof(err)) < 0)
+			BUG("spec '%s' no longer parses: %s",
+			    cfg->targets[i].spec, err);
+		free(twin->age);
+		twin->age = xstrdup(profile);
+		free(twin->name);
+		twin->name = xasprintf("%s+aged", cfg->targets[i].name);
+	}
+	cfg->nr_targets = 2 * n;
+	cfg->fresh_vs_aged = n;
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	enum { O_DB = 256, O_SCRATCH, O_TAG, O_SEED, O_JSON, O_DESTROY,
 	       O_NOSTORE, O_ORDER, O_REUSE, O_UNTIL, O_MAXREP,
-	       O_TRACE };
+	       O_TRACE, O_FVA };
 	static const struct option longopts[] = {
 		{ "target", required_argument, NULL, 't' },
 		{ "workload", required_argument, NULL, 'w' },
@@ -99,11 +132,13 @@ int cmd_run(int argc, char **argv)
 		{ "until-cov", required_argument, NULL, O_UNTIL },
 		{ "max-repeat", required_argument, NULL, O_MAXREP },
 		{ "trace", optional_argument, NULL, O_TRACE },
+		{ "fresh-vs-aged", optional_argument, NULL, O_FVA },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_config cfg;
 	size_t alloc_t = 0, alloc_w = 0;
+	const char *aged_profile = NULL;
 	char err[512];
 	long long v;
 	int c, rc;
@@ -191,6 +226,9 @@ int cmd_run(int argc, char **argv)
 					  "to 100000, not '%s'", optarg);
 			cfg.max_repeat = (int)v;
 			break;
+		case O_FVA:
+			aged_profile = optarg ? optarg : "desktop";
+			break;
 		case O_TRACE:
 			trace_hook_register(optarg);
 			break;
@@ -218,6 +256,9 @@ int cmd_run(int argc, char **argv)
 			BUG("default target: %s", err);
 		cfg.nr_targets = 1;
 	}
+	if (aged_profile && add_aged_twins(&cfg, aged_profile) < 0)
+		usage_die("--fresh-vs-aged needs loop targets (FSTYPE[:...]) "
+			  "to age a copy of");
 	if (!cfg.nr_wls) {
 		cfg.wls = xcalloc(ARRAY_SIZE(default_suite), sizeof(*cfg.wls));
 		for (size_t i = 0; i < ARRAY_SIZE(default_suite); i++)
