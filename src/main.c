@@ -32,6 +32,7 @@ static const struct cmd_struct commands[] = {
 				  "baseline" },
 	{ "frag", cmd_frag, "fragmentation and layout survey of trees" },
 	{ "list", cmd_list, "workloads, their phases and options" },
+	{ "model", cmd_model, "write a tree model of a directory or tarball" },
 	{ "report", cmd_report, "self-contained HTML report with charts" },
 	{ "results", cmd_results, "stored runs, newest first" },
 	{ "run", cmd_run, "build targets, run workloads, store results" },
@@ -74,13 +75,19 @@ static void print_targets_help(FILE *out)
 		"      size=N                sparse image size, default 8G "
 		"(k/m/g/t)\n"
 		"      name=LABEL            label shown in reports\n"
+		"      age=PROFILE           age it to 80%% full with PROFILE "
+		"during setup\n"
 		"  dev:/dev/X[:fs=T,mkfs=..,mount=..,name=..]\n"
 		"                            format a real device; refused "
 		"if it is mounted\n"
 		"                            or holds any signature unless "
 		"--destroy-data=/dev/X\n"
 		"  dir:PATH[:name=LABEL]     an existing directory; nothing "
-		"is formatted\n\n"
+		"is formatted\n"
+		"  aged:NAME[:mount=..,name=..]\n"
+		"                            a fresh copy of the golden image "
+		"'fslab age --save NAME'\n"
+		"                            kept\n\n"
 		"Commas inside a value are written '\\,' or the value is "
 		"quoted:\n"
 		"  ext4:mount=data=writeback\\,noatime\n"
@@ -93,17 +100,6 @@ static const struct cmd_struct *find_cmd(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
-}
-
-int cmd_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return 0;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	}
-	return 0;
 }
 
 static int finish_stdout(int rc)

@@ -10,9 +10,14 @@
 #include "model/treemodel.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/pyrand.h"
 #include "util/util.h"
@@ -24,8 +29,10 @@ void treemodel_init(struct treemodel *m)
 
 void treemodel_release(struct treemodel *m)
 {
-	for (size_t i = 0; i < m->nr; i++)
+	for (size_t i = 0; i < m->nr; i++) {
 		free(m->e[i].path);
+		free(m->e[i].target);
+	}
 	free(m->e);
 	free(m->slot);
 	treemodel_init(m);
@@ -62,28 +69,58 @@ static void reindex(struct treemodel *m, size_t nslots)
 		m->slot[find_slot(m, m->e[i].path)] = i + 1;
 }
 
-int treemodel_set(struct treemodel *m, const char *path, uint64_t size)
+/* Insert or replace; a file's size counts in m->bytes, nothing else. */
+static int set_entry(struct treemodel *m, const char *path, uint64_t size,
+		     enum tm_type type, const char *target)
 {
+	struct tm_entry *e;
 	size_t s;
+	int added = 0;
 
 	/* keep the load factor under 1/2 so probes stay short */
 	if ((m->nr + 1) * 2 > m->nslots)
 		reindex(m, m->nslots ? m->nslots * 2 : 64);
 	s = find_slot(m, path);
 	if (m->slot[s]) {
-		struct tm_entry *e = &m->e[m->slot[s] - 1];
-
-		m->bytes = m->bytes - e->size + size;
-		e->size = size;
-		return 0;
+		e = &m->e[m->slot[s] - 1];
+		if (e->type == TM_FILE)
+			m->bytes -= e->size;
+		free(e->target);
+	} else {
+		ALLOC_GROW(m->e, m->nr + 1, m->alloc);
+		e = &m->e[m->nr];
+		e->path = xstrdup(path);
+		m->nr++;
+		m->slot[s] = m->nr;
+		added = 1;
 	}
-	ALLOC_GROW(m->e, m->nr + 1, m->alloc);
-	m->e[m->nr].path = xstrdup(path);
-	m->e[m->nr].size = size;
-	m->nr++;
-	m->slot[s] = m->nr;
-	m->bytes += size;
-	return 1;
+	e->type = type;
+	e->size = type == TM_FILE ? size : 0;
+	e->target = target ? xstrdup(target) : NULL;
+	if (type == TM_FILE)
+		m->bytes += size;
+	return added;
+}
+
+int treemodel_set(struct treemodel *m, const char *path, uint64_t size)
+{
+	return set_entry(m, path, size, TM_FILE, NULL);
+}
+
+int treemodel_set_dir(struct treemodel *m, const char *path)
+{
+	return set_entry(m, path, 0, TM_DIR, NULL);
+}
+
+int treemodel_set_link(struct treemodel *m, const char *path,
+		       const char *target)
+{
+	return set_entry(m, path, 0, TM_LINK, target);
+}
+
+static void set_like(struct treemodel *m, const struct tm_entry *e)
+{
+	set_entry(m, e->path, e->size, e->type, e->target);
 }
 
 const struct tm_entry *treemodel_get(const struct treemodel *m,
@@ -137,19 +174,45 @@ int treemodel_parse(struct treemodel *m, const char *text, size_t len,
 		if (!w1)
 			continue;
 		w2 = next_word(&cur, eol, &l2);
-		if (!w2 || next_word(&cur, eol, &l3))
-			return error("%s:%lu: malformed line (want 'path "
-				     "size')", name, line);
-		if (l1 >= sizeof(path) || l2 >= sizeof(num))
+		if (l1 >= sizeof(path))
 			return error("%s:%lu: line too long", name, line);
 		memcpy(path, w1, l1);
 		path[l1] = '\0';
+		if (path[0] == '/')
+			return error("%s:%lu: '%s' is not a relative path",
+				     name, line, path);
+		if (!w2 && l1 > 1 && path[l1 - 1] == '/') {
+			path[l1 - 1] = '\0';
+			treemodel_set_dir(m, path);
+			continue;
+		}
+		if (w2 && l2 == 2 && !memcmp(w2, "->", 2)) {
+			const char *w3 = next_word(&cur, eol, &l3);
+			size_t l4;
+			char target[4096];
+
+			if (!w3 || next_word(&cur, eol, &l4))
+				return error("%s:%lu: malformed link (want "
+					     "'path -> target')", name, line);
+			if (l3 >= sizeof(target))
+				return error("%s:%lu: line too long", name,
+					     line);
+			memcpy(target, w3, l3);
+			target[l3] = '\0';
+			treemodel_set_link(m, path, target);
+			continue;
+		}
+		if (!w2 || next_word(&cur, eol, &l3))
+			return error("%s:%lu: malformed line (want 'path "
+				     "size')", name, line);
+		if (l2 >= sizeof(num))
+			return error("%s:%lu: line too long", name, line);
 		memcpy(num, w2, l2);
 		num[l2] = '\0';
 		if (parse_u64(num, &size) < 0)
 			return error("%s:%lu: '%s' is not a file size", name,
 				     line, num);
-		if (path[0] == '/' || path[l1 - 1] == '/')
+		if (path[l1 - 1] == '/')
 			return error("%s:%lu: '%s' is not a relative file "
 				     "path", name, line, path);
 		treemodel_set(m, path, size);
@@ -178,14 +241,14 @@ void treemodel_subtract(struct treemodel *out, const struct treemodel *a,
 
 		if (o && (!same_size_only || o->size == a->e[i].size))
 			continue;
-		treemodel_set(out, a->e[i].path, a->e[i].size);
+		set_like(out, &a->e[i]);
 	}
 }
 
 void treemodel_copy(struct treemodel *out, const struct treemodel *m)
 {
 	for (size_t i = 0; i < m->nr; i++)
-		treemodel_set(out, m->e[i].path, m->e[i].size);
+		set_like(out, &m->e[i]);
 }
 
 size_t treemodel_dir_count(const struct treemodel *m)
@@ -197,6 +260,8 @@ size_t treemodel_dir_count(const struct treemodel *m)
 	for (size_t i = 0; i < m->nr; i++) {
 		char *d = xstrdup(m->e[i].path), *slash;
 
+		if (m->e[i].type == TM_DIR)
+			treemodel_set(&dirs, d, 0);
 		while ((slash = strrchr(d, '/'))) {
 			*slash = '\0';
 			if (!treemodel_set(&dirs, d, 0))
@@ -264,4 +329,201 @@ int treemodel_pathcmp(const char *a, const char *b)
 		a += la + 1;
 		b += lb + 1;
 	}
+}
+
+size_t treemodel_count(const struct treemodel *m, enum tm_type type)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nr; i++)
+		n += m->e[i].type == type;
+	return n;
+}
+
+int treemodel_write(const struct treemodel *m, FILE *out)
+{
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct tm_entry *e = &m->e[i];
+
+		if (e->type == TM_DIR)
+			fprintf(out, "%s/\n", e->path);
+		else if (e->type == TM_LINK)
+			fprintf(out, "%s -> %s\n", e->path, e->target);
+		else
+			fprintf(out, "%s %llu\n", e->path,
+				(unsigned long long)e->size);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+/* The data format separates words by blanks and has no quoting. */
+static bool representable(const char *s)
+{
+	return *s && !strpbrk(s, " \t\r\n");
+}
+
+struct capture {
+	struct treemodel *m;
+	char path[PATH_MAX];
+	const char *root;
+	size_t skipped;
+};
+
+static int capture_dir(struct capture *c, int dfd)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = 0;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	size_t here = strlen(c->path), seen = 0;
+	struct dirent *de;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return error_errno("cannot read directory '%s/%s'", c->root,
+				   c->path);
+	}
+	while (!ret && (errno = 0, de = readdir(d))) {
+		struct stat sb;
+		char *full;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		seen++;
+		if (here + 1 + strlen(de->d_name) >= sizeof(c->path)) {
+			c->skipped++;
+			continue;
+		}
+		snprintf(c->path + here, sizeof(c->path) - here, "%s%s",
+			 here ? "/" : "", de->d_name);
+		full = c->path;
+		if (fstatat(dfd, de->d_name, &sb, AT_SYMLINK_NOFOLLOW)) {
+			ret = error_errno("cannot stat '%s/%s'", c->root,
+					  full);
+		} else if (!representable(de->d_name)) {
+			c->skipped++;
+		} else if (S_ISREG(sb.st_mode)) {
+			treemodel_set(c->m, full, (uint64_t)sb.st_size);
+		} else if (S_ISLNK(sb.st_mode)) {
+			char target[PATH_MAX];
+			ssize_t n = readlinkat(dfd, de->d_name, target,
+					       sizeof(target) - 1);
+
+			if (n < 0) {
+				ret = error_errno("cannot read link '%s/%s'",
+						  c->root, full);
+			} else {
+				target[n] = '\0';
+				if (representable(target))
+					treemodel_set_link(c->m, full, target);
+				else
+					c->skipped++;
+			}
+		} else if (S_ISDIR(sb.st_mode)) {
+			int sub = openat(dfd, de->d_name, O_RDONLY |
+					 O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (sub < 0) {
+				ret = error_errno("cannot open '%s/%s'",
+						  c->root, full);
+			} else {
+				ret = capture_dir(c, sub);
+				close(sub);
+			}
+		} else {
+			c->skipped++;
+		}
+		c->path[here] = '\0';
+	}
+	if (!ret && errno)
+		ret = error_errno("cannot read directory '%s/%s'", c->root,
+				  c->path);
+	closedir(d);
+	/* only empty directories need a line: the others are implied */
+	if (!ret && !seen && here)
+		treemodel_set_dir(c->m, c->path);
+	return ret;
+}
+
+int treemodel_capture(struct treemodel *m, const char *dir)
+{
+	struct capture c = { .m = m, .root = dir };
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return error_errno("cannot open directory '%s'", dir);
+	ret = capture_dir(&c, fd);
+	close(fd);
+	if (c.skipped)
+		warning("'%s': skipped %zu entries a model cannot hold "
+			"(devices, fifos, sockets, names with blanks)", dir,
+			c.skipped);
+	treemodel_sort(m, treemodel_pathcmp);
+	return ret;
+}
+
+/* m with every directory its paths imply added as a TM_DIR entry. */
+static void expand_dirs(struct treemodel *out, const struct treemodel *m)
+{
+	treemodel_copy(out, m);
+	for (size_t i = 0; i < m->nr; i++) {
+		char *d = xstrdup(m->e[i].path), *slash;
+
+		while ((slash = strrchr(d, '/'))) {
+			*slash = '\0';
+			if (!treemodel_set_dir(out, d))
+				break; /* its parents are in too */
+		}
+		free(d);
+	}
+}
+
+static const char *type_name(enum tm_type t)
+{
+	return t == TM_DIR ? "directory" : t == TM_LINK ? "link" : "file";
+}
+
+size_t treemodel_diff(const struct treemodel *want,
+		      const struct treemodel *got, size_t max_report)
+{
+	struct treemodel w, g;
+	size_t bad = 0;
+
+	treemodel_init(&w);
+	treemodel_init(&g);
+	expand_dirs(&w, want);
+	expand_dirs(&g, got);
+	for (size_t i = 0; i < w.nr; i++) {
+		const struct tm_entry *a = &w.e[i];
+		const struct tm_entry *b = treemodel_get(&g, a->path);
+
+		if (b && b->type == a->type && b->size == a->size &&
+		    (a->type != TM_LINK || !strcmp(a->target, b->target)))
+			continue;
+		if (bad++ >= max_report)
+			continue;
+		if (!b)
+			warning("'%s': %s missing", a->path,
+				type_name(a->type));
+		else if (b->type != a->type)
+			warning("'%s': %s, not %s", a->path,
+				type_name(b->type), type_name(a->type));
+		else if (a->type == TM_LINK)
+			warning("'%s': link to '%s', not '%s'", a->path,
+				b->target, a->target);
+		else
+			warning("'%s': %llu bytes, not %llu", a->path,
+				(unsigned long long)b->size,
+				(unsigned long long)a->size);
+	}
+	for (size_t i = 0; i < g.nr; i++) {
+		if (treemodel_get(&w, g.e[i].path))
+			continue;
+		if (bad++ < max_report)
+			warning("'%s': unexpected %s", g.e[i].path,
+				type_name(g.e[i].type));
+	}
+	treemodel_release(&w);
+	treemodel_release(&g);
+	return bad;
 }

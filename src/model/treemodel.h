@@ -8,6 +8,11 @@
  * Data format, one entry per line: `relative/path size`, separated by
  * blanks.  Blank lines are skipped.  A path seen again keeps its first
  * position and takes the later size (dict assignment).
+ *
+ * Extension (doc/tree.md), so a model can hold any tree: a line of one
+ * word ending in '/' (`relative/dir/`) is a directory, so empty ones
+ * survive; `relative/link -> target` is a symbolic link.  Files with only
+ * the two-word form parse exactly as before.
  */
 #ifndef FSLAB_TREEMODEL_H
 #define FSLAB_TREEMODEL_H
@@ -15,12 +20,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct pyrand;
+
+enum tm_type {
+	TM_FILE = 0,  /* regular file of ->size bytes */
+	TM_DIR,       /* directory (path without the trailing '/'), size 0 */
+	TM_LINK,      /* symbolic link to ->target, size 0 */
+};
 
 struct tm_entry {
 	char *path;
 	uint64_t size;
+	enum tm_type type;
+	char *target;  /* TM_LINK: the link's contents, else NULL */
 };
 
 struct treemodel {
@@ -36,6 +50,11 @@ void treemodel_release(struct treemodel *m);
 /* Insert at the end, or update the size of an existing path in place.
  * Returns 1 when the path was new, 0 when it was updated. */
 int treemodel_set(struct treemodel *m, const char *path, uint64_t size);
+/* Insert or replace path as a directory / a symbolic link to target;
+ * 1 when the path was new, 0 when it was replaced. */
+int treemodel_set_dir(struct treemodel *m, const char *path);
+int treemodel_set_link(struct treemodel *m, const char *path,
+		       const char *target);
 /* The entry for path, or NULL. */
 const struct tm_entry *treemodel_get(const struct treemodel *m,
 				     const char *path);
@@ -56,6 +75,27 @@ void treemodel_subtract(struct treemodel *out, const struct treemodel *a,
 			const struct treemodel *b, bool same_size_only);
 /* out = a copy of m (out initialised, empty). */
 void treemodel_copy(struct treemodel *out, const struct treemodel *m);
+/* Count of entries of a type. */
+size_t treemodel_count(const struct treemodel *m, enum tm_type type);
+/* Write m in the data format (extended lines only where needed).  0 or -1
+ * with errno set on a write error (no message). */
+int treemodel_write(const struct treemodel *m, FILE *out);
+/*
+ * Capture the tree under dir into m (initialised, empty): regular files
+ * with their sizes, symbolic links with their targets, and directories
+ * that hold nothing (others are implied by their contents), sorted with
+ * treemodel_pathcmp so a capture is the same on every filesystem.  Other
+ * file types are skipped with one warning.  0, or -1 (message printed).
+ */
+int treemodel_capture(struct treemodel *m, const char *dir);
+/*
+ * Compare a wanted tree with a captured one, directories implied by
+ * paths included on both sides: every path with the same type, size and
+ * link target.  Prints up to max_report differences with warning() and
+ * returns the number of differences.
+ */
+size_t treemodel_diff(const struct treemodel *want,
+		      const struct treemodel *got, size_t max_report);
 /* Number of distinct directories the paths name, the root not counted. */
 size_t treemodel_dir_count(const struct treemodel *m);
 /* Stable sort by a comparator on paths; the index follows. */

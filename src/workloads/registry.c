@@ -15,6 +15,7 @@ const struct workload *const workloads[] = {
 	&wl_ffsb,
 	&wl_fsck,
 	&wl_metadata,
+	&wl_tree,
 	NULL,
 };
 

@@ -11,6 +11,7 @@ extern const struct workload wl_distribute;
 extern const struct workload wl_ffsb;
 extern const struct workload wl_fsck;
 extern const struct workload wl_metadata;
+extern const struct workload wl_tree;
 
 /* NULL-terminated, sorted by name. */
 extern const struct workload *const workloads[];

@@ -3,7 +3,7 @@
 # Every command answers --help with exit 0; misuse exits 2 with one line.
 . "$(dirname "$0")/lib.sh"
 
-for c in run list results show cleanup compilebench frag compare report trace age; do
+for c in run list results show cleanup compilebench frag compare report trace age model; do
 	check "fslab $c --help" "$FSLAB" "$c" --help
 	out=$("$FSLAB" help "$c" 2>&1)
 	case "$out" in

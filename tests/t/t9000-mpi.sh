@@ -54,11 +54,12 @@ nr=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id =
 left=$(find "$SCRATCH/shared" -mindepth 1 -maxdepth 1 ! -name lost+found | head -3)
 [ -z "$left" ] && ok "rank directories removed afterwards" || not_ok "rank directories removed afterwards" "$left"
 
+awk '$1 ~ /^(kernel|mm)\//' "$CBDATA/dataset-unpatched" >"$SCRATCH/tree.model"
 # The other rank-aware workloads: each run completes and its aggregates
 # are the sum over the four ranks.
 for w in "metadata:files=500,threads=1,dirs=2,size=1k" \
 	"bonnie:size=16M,ram=0,files=1,seeks=400" \
-	"ffsb:time=2"; do
+	"ffsb:time=2" "tree:model=$SCRATCH/tree.model,order=readdir+inode"; do
 	name=${w%%:*}
 	timeout 300 $MPIRUN -np 4 "$FSLAB" run --target "dir:$SCRATCH/shared" \
 		--workload "$w" --db "$DB" --tag "mpi-$name" >"$SCRATCH/$name.out" 2>&1
