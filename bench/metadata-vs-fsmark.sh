@@ -47,8 +47,9 @@ fm_all= fl_all= span_all=
 for ((i = 1; i <= rounds; i++)); do
 	# -t T: T threads in DIR, each in a subdirectory, N files each
 	mkdir -p "$mnt/fsmark"
-	fs_mark -d "$mnt/fsmark" -n "$n" -s "$size" -S 1 -t "$t" -L 1 \
-		>"$work/fsmark.out" 2>&1
+	# fs_mark writes fs_log.txt into its working directory: keep it ours.
+	(cd "$work" && fs_mark -d "$mnt/fsmark" -n "$n" -s "$size" -S 1 \
+		-t "$t" -L 1) >"$work/fsmark.out" 2>&1
 	fm=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 { r = $4 } END { print r }' \
 		"$work/fsmark.out")
 	rm -rf "$mnt/fsmark"
