@@ -129,6 +129,8 @@ void phase_worker(struct phase *ph, int worker, uint64_t start_ns,
 /* Mark the phase failed with a reason (printed once by the caller). */
 void phase_fail(struct phase *ph, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Replace the phase's label (NULL: none), e.g. once the work names it. */
+void phase_set_label(struct phase *ph, const char *label);
 /*
  * Stop measuring, derive rates, run hooks, store.  *out (may be NULL)
  * receives a pointer to the finished record inside ctx->wlrun, valid only

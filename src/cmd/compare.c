@@ -88,6 +88,8 @@ static const char *mark(const struct cmp_delta *d)
 		return "no significant change";
 	case CMP_INFO:
 		return d->significant ? "changed (no direction)" : "-";
+	case CMP_FAILED:
+		return "* FAILED run: not compared";
 	case CMP_NA:
 		break;
 	}
@@ -163,7 +165,11 @@ static void print_rollup(FILE *out, const struct cmp_table *t,
 			nb += t->rows[i].d[g].verdict == CMP_BETTER;
 			nw += t->rows[i].d[g].verdict == CMP_WORSE;
 		}
-		if (isfinite(t->rollup[g]))
+		if (t->failed[g] || t->failed[0])
+			fprintf(out, "  %s vs %s: FAILED: %s failed, not "
+				"compared\n", t->labels[g], t->labels[0],
+				t->labels[t->failed[g] ? g : 0]);
+		else if (isfinite(t->rollup[g]))
 			fprintf(out, "  %s vs %s: %.4f (%+.1f%%) over %zu "
 				"metrics; %zu improved, %zu regressed "
 				"significantly (p < %g, |change| >= %g%%)\n",
@@ -193,8 +199,9 @@ static void print_text(FILE *out, const struct cmp_table *t,
 		t->workload, t->nr_groups, t->nr_groups == 1 ? "" : "s",
 		t->nr_groups ? t->labels[0] : "-");
 	for (size_t g = 0; g < t->nr_groups; g++)
-		fprintf(out, "  %-*s %zu repetition%s\n", lw, t->labels[g],
-			groups[g].nr_reps, groups[g].nr_reps == 1 ? "" : "s");
+		fprintf(out, "  %-*s %zu repetition%s%s\n", lw, t->labels[g],
+			groups[g].nr_reps, groups[g].nr_reps == 1 ? "" : "s",
+			t->failed[g] ? "  FAILED" : "");
 	if (wl && wl->report_compare && t->nr_groups) {
 		fputc('\n', out);
 		wl->report_compare(out, groups, t->nr_groups);
@@ -272,7 +279,7 @@ static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
 static json_t *table_json(const struct cmp_table *t)
 {
 	json_t *o = json_object(), *labels = json_array(), *rows =
-		json_array(), *roll = json_array();
+		json_array(), *roll = json_array(), *failed = json_array();
 
 	json_object_set_new(o, "workload", json_string(t->workload));
 	for (size_t g = 0; g < t->nr_groups; g++)
@@ -297,6 +304,11 @@ static json_t *table_json(const struct cmp_table *t)
 	json_object_set_new(o, "key_metrics", json_string(
 		t->key_from_workload ? "workload" : "rates"));
 	json_object_set_new(o, "regression", json_boolean(t->regression));
+	for (size_t g = 0; g < t->nr_groups; g++)
+		if (t->failed[g])
+			json_array_append_new(failed,
+					      json_string(t->labels[g]));
+	json_object_set_new(o, "failed", failed);
 	return o;
 }
 
@@ -345,7 +357,7 @@ int cmd_compare(int argc, char **argv)
 	struct cmp_input in;
 	struct cmp_table *tabs;
 	const char **wls;
-	bool fail_on_reg = false, regression = false;
+	bool fail_on_reg = false, regression = false, any_failed = false;
 	size_t nr_wls;
 	int c, rc = EXIT_OK;
 	char *end;
@@ -413,6 +425,9 @@ int cmd_compare(int argc, char **argv)
 		compare_build(wls[i], groups, ng, &o, &tabs[i]);
 		if (tabs[i].regression)
 			regression = true;
+		for (size_t g = 0; g < ng; g++)
+			if (tabs[i].failed[g])
+				any_failed = true;
 		if (!strcmp(format, "text"))
 			print_text(stdout, &tabs[i], groups, &o);
 		compare_groups_free(groups, ng);
@@ -424,9 +439,10 @@ int cmd_compare(int argc, char **argv)
 		csv_write_compare(stdout, tabs, nr_wls);
 	}
 	if (!strcmp(format, "text") && nr_wls)
-		printf("%s\n", regression ? "result: a key metric regressed "
-		       "significantly" : "result: no key metric regressed "
-		       "significantly");
+		printf("%s\n", any_failed ? "result: FAILED: a compared run "
+		       "failed" : regression ? "result: a key metric "
+		       "regressed significantly" : "result: no key metric "
+		       "regressed significantly");
 	for (size_t i = 0; i < nr_wls; i++)
 		compare_table_release(&tabs[i]);
 	free(tabs);

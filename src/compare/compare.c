@@ -38,6 +38,8 @@ const char *compare_verdict_name(enum cmp_verdict v)
 		return "improvement";
 	case CMP_WORSE:
 		return "regression";
+	case CMP_FAILED:
+		return "failed";
 	case CMP_NA:
 		break;
 	}
@@ -401,6 +403,36 @@ static void rollup(struct cmp_table *t)
 	}
 }
 
+static bool group_failed(const struct cmp_group *g)
+{
+	for (size_t r = 0; r < g->nr_reps; r++)
+		if (g->reps[r]->status && !strcmp(g->reps[r]->status,
+						  "failed"))
+			return true;
+	return false;
+}
+
+/* A failed run is never "faster": no ratio, verdict failed. */
+static void mark_failed(struct cmp_table *t, const struct cmp_group *groups)
+{
+	t->failed = xcalloc(t->nr_groups + 1, sizeof(*t->failed));
+	for (size_t g = 0; g < t->nr_groups; g++)
+		t->failed[g] = group_failed(&groups[g]);
+	for (size_t g = 1; g < t->nr_groups; g++) {
+		if (!t->failed[0] && !t->failed[g])
+			continue;
+		t->regression = true;
+		for (size_t i = 0; i < t->nr_rows; i++) {
+			struct cmp_delta *d = &t->rows[i].d[g];
+
+			d->ratio = d->ratio_lo = d->ratio_hi = NAN;
+			d->pct = d->pct_lo = d->pct_hi = d->p = NAN;
+			d->significant = false;
+			d->verdict = CMP_FAILED;
+		}
+	}
+}
+
 void compare_build(const char *workload, const struct cmp_group *groups,
 		   size_t nr_groups, const struct compare_opts *o,
 		   struct cmp_table *t)
@@ -427,6 +459,7 @@ void compare_build(const char *workload, const struct cmp_group *groups,
 		for (size_t g = 0; g < nr_groups; g++)
 			against(row, &row->st[0], &row->st[g], o, &row->d[g]);
 	}
+	mark_failed(t, groups);
 	rollup(t);
 }
 
@@ -449,6 +482,7 @@ void compare_table_release(struct cmp_table *t)
 	free(t->labels);
 	free(t->rollup);
 	free(t->rollup_n);
+	free(t->failed);
 	free(t->workload);
 	memset(t, 0, sizeof(*t));
 }

@@ -38,6 +38,12 @@
  * better (baseline/group for lower-is-better metrics).  Key metrics are
  * the workload's key_metrics ("phase/metric"), or every rate metric
  * (BETTER_HIGHER, unit "/s") when it names none.
+ *
+ * Failed runs: a configuration with a failed repetition (ENOSPC, an
+ * error) did less work than the others, so its phases that did finish
+ * say nothing about speed: every row gets CMP_FAILED for it (and for
+ * all when the baseline failed), no ratio, no roll-up, and it counts as
+ * a regression.
  */
 #ifndef FSLAB_COMPARE_H
 #define FSLAB_COMPARE_H
@@ -66,6 +72,7 @@ enum cmp_verdict {
 	CMP_SAME,         /* no significant change */
 	CMP_BETTER,       /* significant improvement */
 	CMP_WORSE,        /* significant regression */
+	CMP_FAILED,       /* a repetition of it (or the baseline) failed */
 };
 
 struct cmp_stat {
@@ -103,7 +110,9 @@ struct cmp_table {
 	double *rollup;          /* [nr_groups] geomean of oriented ratios */
 	size_t *rollup_n;        /* [nr_groups] ratios that went into it */
 	bool key_from_workload;  /* else: all rate metrics are key */
-	bool regression;         /* some key metric regressed significantly */
+	bool regression;         /* some key metric regressed significantly,
+				  * or a compared configuration failed */
+	bool *failed;            /* [nr_groups] a repetition failed */
 };
 
 void compare_opts_init(struct compare_opts *o);

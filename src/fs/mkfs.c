@@ -53,14 +53,20 @@ const char *mkfs_package(const char *fstype)
 	return t ? t->package : NULL;
 }
 
-/* Search PATH, then the sbin directories a non-login root shell may lack. */
-static bool in_path(const char *prog)
+/*
+ * Is prog in PATH?  That is where run_cmd() will look for it.  When it
+ * is not, *elsewhere gets the sbin directory that has it anyway (a
+ * non-login root shell may lack /usr/sbin in PATH), for the hint.
+ */
+static bool in_path(const char *prog, const char **elsewhere)
 {
+	static const char *const sbin[] = { "/usr/sbin", "/sbin" };
 	const char *env = getenv("PATH");
-	char *path = xasprintf("%s:/usr/sbin:/sbin", env ? env : "/usr/bin");
+	char *path = xstrdup(env ? env : "/usr/bin:/bin");
 	char *save = NULL, *dir;
 	bool found = false;
 
+	*elsewhere = NULL;
 	for (dir = strtok_r(path, ":", &save); dir && !found;
 	     dir = strtok_r(NULL, ":", &save)) {
 		char *p = path_join(*dir ? dir : ".", prog);
@@ -69,6 +75,14 @@ static bool in_path(const char *prog)
 		free(p);
 	}
 	free(path);
+	for (size_t i = 0; i < ARRAY_SIZE(sbin) && !found && !*elsewhere;
+	     i++) {
+		char *p = path_join(sbin[i], prog);
+
+		if (access(p, X_OK) == 0)
+			*elsewhere = sbin[i];
+		free(p);
+	}
 	return found;
 }
 
@@ -93,13 +107,23 @@ static bool kernel_knows(const char *fstype)
 int mkfs_check(const char *fstype)
 {
 	char *prog = xasprintf("mkfs.%s", fstype);
-	const char *pkg = mkfs_package(fstype);
+	const char *pkg = mkfs_package(fstype), *elsewhere;
 
-	if (!in_path(prog)) {
-		if (pkg)
+	if (!in_path(prog, &elsewhere)) {
+		if (elsewhere)
+			error("cannot make a %s filesystem: '%s' is not in "
+			      "PATH (it is in %s: add that to PATH, or "
+			      "apt-get install %s)", fstype, prog, elsewhere,
+			      pkg ? pkg : "the package that has it");
+		else if (pkg)
 			error("cannot make a %s filesystem: '%s' is not "
 			      "installed (apt-get install %s)", fstype, prog,
 			      pkg);
+		else if (!kernel_knows(fstype))
+			/* Most likely a typo: say both halves are missing. */
+			error("unknown filesystem type '%s': the kernel does "
+			      "not know it (not in /proc/filesystems) and "
+			      "there is no '%s'", fstype, prog);
 		else
 			error("cannot make a %s filesystem: '%s' is not "
 			      "installed", fstype, prog);
@@ -204,7 +228,11 @@ int mkfs_run(const char *fstype, const char *device, const char *extra,
 
 	rc = run_cmd(argv, &out, true);
 	if (rc == 127) {
-		error("cannot run '%s': not installed", prog);
+		if (t)
+			error("cannot run '%s': not installed (apt-get "
+			      "install %s)", prog, t->package);
+		else
+			error("cannot run '%s': not installed", prog);
 		ret = -2;
 	} else if (rc != 0) {
 		const char *msg = out ? tail_lines(out, 3) : "";

@@ -78,6 +78,8 @@ static const char *verdict_text(const struct cmp_delta *d)
 		return "no significant change";
 	case CMP_INFO:
 		return "no verdict";
+	case CMP_FAILED:
+		return "&#9888; FAILED run";
 	case CMP_NA:
 		break;
 	}

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tree + --trace on loop ext4: reading a freshly unpacked tree in inode
+# order (spd_readdir) issues fewer backward seeks than in readdir order.
+# A count from the block tracepoints, not a timing.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/cbdata.sh"
+need_loop
+need_cmd sqlite3
+need_cmd mkfs.ext4
+scratch_dir
+have_cbdata || _need "compilebench data sets at $CBDATA"
+awk '$1 ~ /^(kernel|mm|lib|fs|net)\//' "$CBDATA/dataset-unpatched" >"$SCRATCH/tree.model"
+
+"$FSLAB" run --target ext4:size=2G --scratch "$SCRATCH" --db "$DB" --trace \
+	--workload "tree:model=$SCRATCH/tree.model,order=readdir+inode" \
+	>"$SCRATCH/out" 2>"$SCRATCH/err"
+rc=$?
+[ $rc -eq 0 ] && ok "traced tree run exits 0" || not_ok "traced tree run exits 0" "exit $rc" "$(tail -10 "$SCRATCH/err")"
+bwd() {
+	sqlite3 "$DB" "select m.value from metrics m join phases p on m.phase_id = p.id where p.name = 'cold-read' and p.label = '$1' and m.name = 'trace.seeks_bwd'"
+}
+r=$(bwd readdir)
+i=$(bwd inode)
+[ -n "$r" ] && [ -n "$i" ] && ok "backward seeks stored per order (readdir $r, inode $i)" ||
+	not_ok "backward seeks stored per order" "readdir '$r' inode '$i'"
+if [ -n "$r" ] && [ -n "$i" ] && awk -v r="$r" -v i="$i" 'BEGIN { exit !(i < r) }'; then
+	ok "inode order issues fewer backward seeks than readdir order"
+else
+	not_ok "inode order issues fewer backward seeks than readdir order" "readdir $r, inode $i"
+fi
+d=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id where p.name = 'cold-read' and m.name = 'trace.seekdist_mean'")
+[ "$d" -eq 2 ] && ok "cold reads carry the mean seek distance" || not_ok "cold reads carry the mean seek distance" "$d"
+nothing_left_under "$SCRATCH" && ok "nothing left mounted" || not_ok "nothing left mounted"
+finish
