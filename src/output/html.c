@@ -204,15 +204,25 @@ static int row_charts(FILE *out, const struct cmp_table *t,
 	return rc;
 }
 
-/* "interval.N.NAME": N into *idx, NAME returned; NULL if not one. */
+/*
+ * "interval.N.NAME" (a workload's own series) or "trace.ts.N.NAME" (the
+ * block tracer's throughput, IOPS, seeks/s and queue depth per bin, so a
+ * traced phase gets seekwatcher's time panels, targets overlaid): N into
+ * *idx, NAME returned; NULL if the metric is not a series point.
+ */
 static const char *interval_name(const char *metric, long *idx)
 {
+	static const char *const prefixes[] = { "interval.", "trace.ts." };
+	const char *start = NULL;
 	char *end;
 
-	if (strncmp(metric, "interval.", 9))
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes) && !start; i++)
+		if (!strncmp(metric, prefixes[i], strlen(prefixes[i])))
+			start = metric + strlen(prefixes[i]);
+	if (!start)
 		return NULL;
-	*idx = strtol(metric + 9, &end, 10);
-	if (end == metric + 9 || *end != '.' || *idx < 0 || *idx > 100000)
+	*idx = strtol(start, &end, 10);
+	if (end == start || *end != '.' || *idx < 0 || *idx > 100000)
 		return NULL;
 	return end + 1;
 }

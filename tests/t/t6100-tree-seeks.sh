@@ -31,5 +31,14 @@ else
 fi
 d=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id where p.name = 'cold-read' and m.name = 'trace.seekdist_mean'")
 [ "$d" -eq 2 ] && ok "cold reads carry the mean seek distance" || not_ok "cold reads carry the mean seek distance" "$d"
+# The report charts the traced phases' throughput/IOPS/seeks/queue depth.
+if "$FSLAB" report --db "$DB" -o "$SCRATCH/r.html" >/dev/null 2>&1 &&
+	python3 - "$SCRATCH/r.html" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+i = s.find("time series")
+assert i >= 0 and s.count("<svg", i) >= 4, "no trace time series"
+PY
+then ok "report charts the trace time series"; else not_ok "report charts the trace time series"; fi
 nothing_left_under "$SCRATCH" && ok "nothing left mounted" || not_ok "nothing left mounted"
 finish
