@@ -175,24 +175,9 @@ static void fsync_dir(const char *dir)
 	}
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int append_line(int fd, const char *path, const char *line)
 {
-	if (write_all(fd, line, strlen(line)) < 0 || fdatasync(fd) < 0)
+	if (write_full(fd, line, strlen(line)) < 0 || fdatasync(fd) < 0)
 		return error_errno("cannot write journal '%s'", path);
 	return 0;
 }

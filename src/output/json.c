@@ -241,21 +241,6 @@ char *json_dump_run(const struct run_rec *r)
 	return out;
 }
 
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, s, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int json_write_run(const struct run_rec *r, const char *path)
 {
 	char *doc = json_dump_run(r), *tmp = NULL;
@@ -281,7 +266,7 @@ int json_write_run(const struct run_rec *r, const char *path)
 	/* mkstemp makes 0600; a results file is as public as any other. */
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || write_all(fd, doc, len) < 0 ||
+	if (fchmod(fd, 0666 & ~mask) < 0 || write_full(fd, doc, len) < 0 ||
 	    fsync(fd) < 0) {
 		error_errno("cannot write '%s'", path);
 		close(fd);

@@ -270,6 +270,27 @@ int write_file_str(const char *path, const char *s)
 	return w == (ssize_t)len ? 0 : -1;
 }
 
+int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 char *path_join(const char *a, const char *b)
 {
 	size_t la = strlen(a);

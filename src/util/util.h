@@ -82,6 +82,9 @@ int mkdir_p(const char *path, unsigned mode);
 char *read_file(const char *path, size_t *len);
 /* Write s to path (O_WRONLY|O_TRUNC, no create); 0 or -1, errno set. */
 int write_file_str(const char *path, const char *s);
+/* write(2) all of buf, retrying short writes and EINTR; 0, or -1 with
+ * errno set (EIO for a write that made no progress). */
+int write_full(int fd, const void *buf, size_t len);
 /* Join a and b with one '/'; returns a new string. */
 char *path_join(const char *a, const char *b);
 

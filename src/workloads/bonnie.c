@@ -621,21 +621,6 @@ static int bp_end(struct bon_run *r, struct bon_phase *bp, enum bon_test t,
 	return ret;
 }
 
-static int write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static ssize_t read_full(int fd, char *buf, size_t len)
 {
 	size_t got = 0;

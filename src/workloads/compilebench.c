@@ -204,22 +204,6 @@ static void mkdirs_at(int dfd, char *path)
 	mkdirat(dfd, path, 0755);
 }
 
-static int write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Read fd to its end; bytes read added to *total. */
 static int read_all(struct cb_run *r, int fd, uint64_t *total)
 {

@@ -525,22 +525,6 @@ static void PRINTF(2, 3) thread_fail(struct dist_run *r, const char *fmt,
 	request_stop(r);
 }
 
-static int write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void pass_name(char *buf, size_t len, uint64_t pass, int dest)
 {
 	if (dest < 0)

@@ -259,25 +259,6 @@ static int wfail(struct worker *w, const char *what, const struct fset *s,
 	return -1;
 }
 
-static int write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0) {
-			errno = EIO;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Write len bytes in blocks of bs: FFSB's writefile_helper. */
 static int write_blocks(struct worker *w, int fd, uint64_t len, uint64_t bs)
 {

@@ -238,17 +238,15 @@ static bool worker_stop(struct md_worker *w)
 	       atomic_load_explicit(&w->r->abort, memory_order_relaxed);
 }
 
-static int write_full(int fd, const char *buf, size_t bufsize, uint64_t n)
+/* Write n bytes by repeating buf (bufsize bytes). */
+static int write_n(int fd, const char *buf, size_t bufsize, uint64_t n)
 {
 	while (n) {
 		size_t cur = n < bufsize ? (size_t)n : bufsize;
-		ssize_t got = write(fd, buf, cur);
 
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
+		if (write_full(fd, buf, cur) < 0)
 			return -1;
-		n -= (uint64_t)got;
+		n -= cur;
 	}
 	return 0;
 }
@@ -265,7 +263,7 @@ static int op_create(struct md_worker *w, uint64_t dir, int *dirfd,
 		worker_fail(w, "create");
 		return -1;
 	}
-	if (r->o->size && write_full(fd, w->buf, w->bufsize, r->o->size)) {
+	if (r->o->size && write_n(fd, w->buf, w->bufsize, r->o->size)) {
 		worker_fail(w, "write");
 		close(fd);
 		return -1;

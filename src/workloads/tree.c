@@ -292,22 +292,6 @@ struct unpack {
 	uint64_t fs_ns;           /* in filesystem calls */
 };
 
-static int write_full(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* mkdir -p of dir (relative to the root), remembering what exists. */
 static int make_dirs(struct unpack *u, const char *dir)
 {
