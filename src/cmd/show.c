@@ -5,7 +5,6 @@
  * as JSON.  Runs of workloads this build does not know still show, as a
  * generic phase table, so an old database stays readable.
  */
-#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -35,16 +34,6 @@ static const char show_usage[] =
 	"  -h, --help       show this help\n";
 
 #define MIB (1024.0 * 1024.0)
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
 
 static const char *str_or(const char *s, const char *dflt)
 {
@@ -187,32 +176,6 @@ static int csv_print_run(const struct run_rec *r)
 	return EXIT_OK;
 }
 
-/* RUN as an id, "latest" or a tag; 0 after a message when not found. */
-static int resolve_run(struct store *st, const char *path, const char *arg,
-		       int64_t *id)
-{
-	long long n;
-
-	if (!arg || !strcmp(arg, "latest")) {
-		if (store_latest_run(st, NULL, id))
-			return -1;
-		if (!*id)
-			return error("no runs stored in '%s'", path);
-		return 0;
-	}
-	if (all_digits(arg)) {
-		if (parse_int(arg, 1, INT64_MAX, &n))
-			return error("no run '%s' in '%s'", arg, path);
-		*id = n;
-		return 0;
-	}
-	if (store_latest_run(st, arg, id))
-		return -1;
-	if (!*id)
-		return error("no run '%s' in '%s'", arg, path);
-	return 0;
-}
-
 int cmd_show(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -268,7 +231,7 @@ int cmd_show(int argc, char **argv)
 		free(path);
 		return EXIT_RUNTIME;
 	}
-	if (!resolve_run(st, path, arg, &id) && !store_load_run(st, id, &r)) {
+	if (!store_resolve_run(st, arg, &id) && !store_load_run(st, id, &r)) {
 		if (!strcmp(format, "json"))
 			rc = json_write_run(r, "-") ? EXIT_RUNTIME : EXIT_OK;
 		else if (!strcmp(format, "csv"))

@@ -4,7 +4,6 @@
  * load the runs (see load.h).  A missing database is reported, never
  * created: comparing is read-only.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,42 +11,6 @@
 #include "compare/load.h"
 #include "store/store.h"
 #include "util/util.h"
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-static int resolve(struct store *st, const char *path, const char *arg,
-		   int64_t *id)
-{
-	long long n;
-
-	*id = 0;
-	if (!strcmp(arg, "latest")) {
-		if (store_latest_run(st, NULL, id))
-			return -1;
-		if (!*id)
-			return error("no runs stored in '%s'", path);
-		return 0;
-	}
-	if (all_digits(arg)) {
-		if (parse_int(arg, 1, INT64_MAX, &n))
-			return error("no run '%s' in '%s'", arg, path);
-		*id = n;
-		return 0;
-	}
-	if (store_latest_run(st, arg, id))
-		return -1;
-	if (!*id)
-		return error("no run '%s' in '%s'", arg, path);
-	return 0;
-}
 
 int cmp_input_load(const char *db, char *const *args, size_t nr_args,
 		   struct cmp_input *in)
@@ -77,7 +40,7 @@ int cmp_input_load(const char *db, char *const *args, size_t nr_args,
 	for (size_t i = 0; i < nr_args && !rc; i++) {
 		int64_t id;
 
-		if (resolve(st, path, args[i], &id) ||
+		if (store_resolve_run(st, args[i], &id) ||
 		    store_load_run(st, id, &in->runs[in->nr])) {
 			rc = -1;
 			break;

@@ -13,6 +13,7 @@
  */
 #include "store/store.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <pwd.h>
@@ -1034,5 +1035,40 @@ int store_delete_run(struct store *st, int64_t run_id)
 	if (!sqlite3_changes(st->db))
 		return error("no run '%lld' in '%s'", (long long)run_id,
 			     st->path);
+	return 0;
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+int store_resolve_run(struct store *st, const char *arg, int64_t *id)
+{
+	long long n;
+
+	*id = 0;
+	if (!arg || !strcmp(arg, "latest")) {
+		if (store_latest_run(st, NULL, id))
+			return -1;
+		if (!*id)
+			return error("no runs stored in '%s'", st->path);
+		return 0;
+	}
+	if (all_digits(arg)) {
+		if (parse_int(arg, 1, INT64_MAX, &n))
+			return error("no run '%s' in '%s'", arg, st->path);
+		*id = n;
+		return 0;
+	}
+	if (store_latest_run(st, arg, id))
+		return -1;
+	if (!*id)
+		return error("no run '%s' in '%s'", arg, st->path);
 	return 0;
 }

@@ -61,6 +61,14 @@ int store_list_runs(struct store *st, struct run_rec ***out, size_t *nr)
 /* Id of the newest run, or of the newest run with that tag; 0 if none. */
 int store_latest_run(struct store *st, const char *tag, int64_t *id)
 	MUST_CHECK;
+/*
+ * RUN as given on a command line: NULL or "latest" = the newest run, all
+ * digits = an id, anything else = the newest run with that tag.  Sets *id,
+ * or prints "no run 'X' in 'DB'" and returns -1.  An id is not checked
+ * for existence here; store_load_run says so.
+ */
+int store_resolve_run(struct store *st, const char *arg, int64_t *id)
+	MUST_CHECK;
 /* Delete a run and everything under it. */
 int store_delete_run(struct store *st, int64_t run_id) MUST_CHECK;
 
