@@ -82,5 +82,37 @@ run: deps all
 clean:
 	rm -rf build fslab
 
+# Fuzzing (README "Fuzzing"): one libFuzzer target per parser in
+# tests/fuzz/fuzz_*.c.  `make fuzz` builds all objects with clang +
+# ASan/UBSan + coverage in build/fuzz and links build/fuzz/fuzz_NAME;
+# `make fuzz-smoke` runs each for FUZZ_TIME seconds; `make fuzz-replay`
+# links them with tests/fuzz/replay.c instead (any CC) into
+# $(BUILD)/fuzz-replay/ to replay the corpora (tests/t/t9500).
+FUZZ_NAMES := $(sort $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_TIME ?= 20
+
+fuzz:
+	$(MAKE) BUILD=build/fuzz CC=clang SANITIZE=address,undefined \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" fuzz-bins
+
+fuzz-bins: $(FUZZ_NAMES:%=$(BUILD)/fuzz_%)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIBOBJS)
+	$(CC) $(FSLAB_CFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(LIBOBJS) $(LIBS)
+
+fuzz-smoke: fuzz
+	FUZZ_TIME=$(FUZZ_TIME) scripts/fuzz-smoke.sh build/fuzz
+
+fuzz-replay: $(FUZZ_NAMES:%=$(BUILD)/fuzz-replay/fuzz_%)
+
+$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c \
+		tests/fuzz/fuzz.h $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(FSLAB_CFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay.c \
+		$(LIBOBJS) $(LIBS)
+
+.PHONY: fuzz fuzz-bins fuzz-smoke fuzz-replay
+
 .PHONY: all deps unit asan check run clean fslab
 -include $(OBJS:.o=.d)

@@ -153,6 +153,15 @@ static const char *next_word(const char **p, const char *end, size_t *len)
 	return w;
 }
 
+/* A ".." component would put an entry outside the tree it describes. */
+static bool has_dotdot(const char *path)
+{
+	for (const char *c = path; (c = strstr(c, "..")); c += 2)
+		if ((c == path || c[-1] == '/') && (!c[2] || c[2] == '/'))
+			return true;
+	return false;
+}
+
 int treemodel_parse(struct treemodel *m, const char *text, size_t len,
 		    const char *name)
 {
@@ -178,9 +187,15 @@ int treemodel_parse(struct treemodel *m, const char *text, size_t len,
 			return error("%s:%lu: line too long", name, line);
 		memcpy(path, w1, l1);
 		path[l1] = '\0';
+		if (memchr(w1, '\0', (size_t)(eol - w1)))
+			return error("%s:%lu: NUL byte (want a text line)",
+				     name, line);
 		if (path[0] == '/')
 			return error("%s:%lu: '%s' is not a relative path",
 				     name, line, path);
+		if (has_dotdot(path))
+			return error("%s:%lu: '%s' leaves the tree (want no "
+				     "'..' component)", name, line, path);
 		if (!w2 && l1 > 1 && path[l1 - 1] == '/') {
 			path[l1 - 1] = '\0';
 			treemodel_set_dir(m, path);

@@ -80,6 +80,9 @@ static void test_parse_malformed(void **state)
 	static const char *const bad[] = {
 		"a 1\nb\n", "a 1\nb x\n", "a 1\nb 1 2\n", "a 1\n/b 1\n",
 		"a 1\nb/ 1\n", "a 1\nb -1\n",
+		/* a path leaving the tree would make a workload write
+		 * outside its directory */
+		"a 1\nx/../../etc/y 1\n", "a 1\n.. 1\n",
 	};
 
 	(void)state;
@@ -92,6 +95,25 @@ static void test_parse_malformed(void **state)
 						 "t"), -1);
 		treemodel_release(&m);
 	}
+}
+
+/* A NUL inside a path (found by fuzz_treemodel) must not shorten it. */
+static void test_parse_nul_and_dotdot_names(void **state)
+{
+	static const char nul[] = "a 1\nb\0c 1\n";
+	static const char ok[] = "a/..b 1\n...c 2\n";
+	struct treemodel m;
+
+	(void)state;
+	treemodel_init(&m);
+	fprintf(stderr, "expect an error at t:2: ");
+	assert_int_equal(treemodel_parse(&m, nul, sizeof(nul) - 1, "t"), -1);
+	treemodel_release(&m);
+	treemodel_init(&m);
+	/* names that only look like '..' are fine */
+	assert_int_equal(treemodel_parse(&m, ok, strlen(ok), "t"), 0);
+	assert_int_equal(m.nr, 2);
+	treemodel_release(&m);
 }
 
 static void test_parse_empty(void **state)
@@ -214,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_duplicates),
 		cmocka_unit_test(test_parse_malformed),
+		cmocka_unit_test(test_parse_nul_and_dotdot_names),
 		cmocka_unit_test(test_parse_empty),
 		cmocka_unit_test(test_load_missing),
 		cmocka_unit_test(test_subtract),
