@@ -33,6 +33,8 @@ timeout 300 $MPIRUN -np 4 "$FSLAB" run --target "dir:$SCRATCH/shared" \
 	--workload "$wl" --db "$DB" --tag mpi4 >"$out" 2>"$SCRATCH/mpi.err"
 rc=$?
 [ $rc -eq 0 ] && ok "4 ranks: run exits 0" || not_ok "4 ranks: run exits 0" "exit $rc" "$(tail -20 "$SCRATCH/mpi.err")"
+grep -Eq '^ +ranks 4: min [0-9]+ max [0-9]+ mean [0-9]+ σ [0-9]+ (files/s|MiB/s), slowest rank [0-3]$' "$out" &&
+	ok "per-rank summary line" || not_ok "per-rank summary line" "$(tail -8 "$out")"
 n=$(grep -c '^run complete:$' "$out")
 [ "$n" -eq 1 ] && ok "only rank 0 prints the report" || not_ok "only rank 0 prints the report" "$n reports"
 run=$(sqlite3 "$DB" "select id from runs where tag = 'mpi4'")
