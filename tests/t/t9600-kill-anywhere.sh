@@ -54,6 +54,10 @@ for ((i = 0; i < KILLS; i++)); do
 		stage=setup
 	elif [ "$(sqlite3 "$DB" "select count(*) from wlruns where run_id = $id and status = 'running'")" != 0 ]; then
 		stage=phases
+	elif [ "$(sqlite3 "$DB" "select status from runs where id = $id")" = complete ]; then
+		# Killed after the run was committed as complete (while printing
+		# the summary or exiting): it is complete, not interrupted.
+		stage=after-finish
 	else
 		stage=teardown
 	fi
@@ -72,7 +76,7 @@ for ((i = 0; i < KILLS; i++)); do
 	fi
 	ic=$(sqlite3 "$DB" "PRAGMA integrity_check" 2>&1)
 	[ "$ic" = ok ] || bad_db+=("$i ($stage): $ic")
-	[ $rc -eq 137 ] && [ -n "$id" ] || continue
+	[ $rc -eq 137 ] && [ -n "$id" ] && [ "$stage" != after-finish ] || continue
 	line=$("$FSLAB" results --db "$DB" 2>&1 | awk -v id="$id" '$1 == id')
 	[[ $line == *incomplete* ]] || bad_listed+=("$i ($stage): '$line'")
 	# show must say incomplete and list every phase stored as finished.
@@ -87,7 +91,7 @@ for ((i = 0; i < KILLS; i++)); do
 	done < <(sqlite3 "$DB" "select distinct p.name from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $id and p.status = 'ok'")
 done
 summary=
-for s in startup setup phases teardown after-exit; do
+for s in startup setup phases teardown after-finish after-exit; do
 	summary+="$s ${stages[$s]:-0}, "
 done
 echo "# kills by stage: ${summary%, }"
