@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "output/csv.h"
@@ -218,7 +217,6 @@ int cmd_results(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = NULL, *format = "text", *rm = NULL;
-	char *path;
 	struct store *st;
 	struct run_rec **runs;
 	size_t nr;
@@ -258,16 +256,8 @@ int cmd_results(int argc, char **argv)
 	if (rm && parse_int(rm, 1, INT64_MAX, &id))
 		usage_die("--rm wants a run id, not '%s'", rm);
 
-	path = db ? xstrdup(db) : store_default_path();
-	if (access(path, F_OK) < 0) {
-		error("no results database at '%s'", path);
-		free(path);
+	if (store_open_existing(db, &st))
 		return EXIT_RUNTIME;
-	}
-	if (store_open(path, &st)) {
-		free(path);
-		return EXIT_RUNTIME;
-	}
 	if (rm) {
 		if (store_delete_run(st, id))
 			rc = EXIT_RUNTIME;
@@ -282,7 +272,7 @@ int cmd_results(int argc, char **argv)
 		} else if (!strcmp(format, "csv")) {
 			csv_write_run_list(stdout, runs, nr);
 		} else if (!nr) {
-			printf("no runs stored in '%s'\n", path);
+			printf("no runs stored in '%s'\n", store_path(st));
 		} else {
 			print_text(runs, nr);
 		}
@@ -291,6 +281,5 @@ int cmd_results(int argc, char **argv)
 		free(runs);
 	}
 	store_close(st);
-	free(path);
 	return rc;
 }

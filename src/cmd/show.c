@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "output/csv.h"
@@ -187,7 +186,6 @@ int cmd_show(int argc, char **argv)
 	const char *db = NULL, *format = "text", *arg = NULL;
 	struct run_rec *r = NULL;
 	struct store *st;
-	char *path;
 	int64_t id = 0;
 	int c, rc = EXIT_RUNTIME;
 
@@ -221,16 +219,8 @@ int cmd_show(int argc, char **argv)
 	    strcmp(format, "csv"))
 		usage_die("unknown format '%s' (text, json or csv)", format);
 
-	path = db ? xstrdup(db) : store_default_path();
-	if (access(path, F_OK) < 0) {
-		error("no results database at '%s'", path);
-		free(path);
+	if (store_open_existing(db, &st))
 		return EXIT_RUNTIME;
-	}
-	if (store_open(path, &st)) {
-		free(path);
-		return EXIT_RUNTIME;
-	}
 	if (!store_resolve_run(st, arg, &id) && !store_load_run(st, id, &r)) {
 		if (!strcmp(format, "json"))
 			rc = json_write_run(r, "-") ? EXIT_RUNTIME : EXIT_OK;
@@ -241,6 +231,5 @@ int cmd_show(int argc, char **argv)
 	}
 	run_rec_free(r);
 	store_close(st);
-	free(path);
 	return rc;
 }

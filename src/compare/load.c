@@ -6,7 +6,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compare/load.h"
 #include "store/store.h"
@@ -17,7 +16,6 @@ int cmp_input_load(const char *db, char *const *args, size_t nr_args,
 {
 	static char latest[] = "latest";
 	char *const dflt[] = { latest };
-	char *path = db ? xstrdup(db) : store_default_path();
 	struct store *st;
 	int rc = 0;
 
@@ -26,15 +24,8 @@ int cmp_input_load(const char *db, char *const *args, size_t nr_args,
 		args = dflt;
 		nr_args = 1;
 	}
-	if (access(path, F_OK) < 0) {
-		error("no results database at '%s'", path);
-		free(path);
+	if (store_open_existing(db, &st))
 		return -1;
-	}
-	if (store_open(path, &st)) {
-		free(path);
-		return -1;
-	}
 	in->runs = xcalloc(nr_args, sizeof(*in->runs));
 	in->labels = xcalloc(nr_args, sizeof(*in->labels));
 	for (size_t i = 0; i < nr_args && !rc; i++) {
@@ -49,7 +40,6 @@ int cmp_input_load(const char *db, char *const *args, size_t nr_args,
 			xstrdup(args[i]) : xasprintf("%lld", (long long)id);
 	}
 	store_close(st);
-	free(path);
 	if (rc)
 		cmp_input_release(in);
 	return rc;

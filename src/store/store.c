@@ -1072,3 +1072,23 @@ int store_resolve_run(struct store *st, const char *arg, int64_t *id)
 		return error("no run '%s' in '%s'", arg, st->path);
 	return 0;
 }
+
+const char *store_path(const struct store *st)
+{
+	return st->path;
+}
+
+int store_open_existing(const char *db, struct store **out)
+{
+	char *path = db ? xstrdup(db) : store_default_path();
+	int rc;
+
+	*out = NULL;
+	/* Reading commands must not leave an empty database behind. */
+	if (access(path, F_OK) < 0)
+		rc = error("no results database at '%s'", path);
+	else
+		rc = store_open(path, out);
+	free(path);
+	return rc;
+}

@@ -32,6 +32,14 @@ char *store_default_path(void);
 /* Open (creating the file, its directory and the schema as needed). */
 int store_open(const char *path, struct store **out) MUST_CHECK;
 void store_close(struct store *st);
+/*
+ * For commands that only read: db (NULL = the default path) must already
+ * exist ("no results database at '%s'" otherwise, and nothing is
+ * created); then as store_open().
+ */
+int store_open_existing(const char *db, struct store **out) MUST_CHECK;
+/* The file st was opened from (owned by st). */
+const char *store_path(const struct store *st);
 
 /* Insert the run row from r (status "running"); sets r->id.  The row also
  * records the writing process's pid, so readers can tell a dead run. */

@@ -33,6 +33,13 @@ check_exit "run: bad workload option exits 2" 2 "$FSLAB" run --workload compileb
 check_exit "run: unreadable compilebench sources exit 2 before any mkfs" 2 "$FSLAB" run --workload compilebench:sources=/nonexistent
 check_exit "run: bad --repeat exits 2" 2 "$FSLAB" run --repeat 0
 check_exit "list: unknown workload exits 2" 2 "$FSLAB" list nosuch
+nodb=$(mktemp -u /tmp/fslab-nodb.XXXXXX.db)
+for c in show results compare; do
+	out=$("$FSLAB" $c --db "$nodb" 2>&1); rc=$?
+	[ $rc -eq 1 ] && [[ $out == *"no results database at '$nodb'"* ]] && [ ! -e "$nodb" ] &&
+		ok "$c: a missing database is reported, not created" ||
+		not_ok "$c: a missing database is reported, not created" "exit $rc" "$out"
+done
 out=$("$FSLAB" list -v)
 [[ $out == *compilebench* && $out == *initial-dirs* && $out == *patch* ]] &&
 	ok "list -v shows workloads, phases, options" ||
