@@ -2,8 +2,10 @@
 /*
  * golden.c - save, describe, checksum and copy aged golden images.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,19 +292,140 @@ out:
 	return rc;
 }
 
-static void set_str(char **dst, const char *v)
+static bool checksum_ok(const char *v)
 {
-	free(*dst);
-	*dst = *v ? xstrdup(v) : NULL;
+	static const char prefix[] = "fnv1a64w:";
+	size_t n = strlen(prefix), i;
+
+	if (strncmp(v, prefix, n) || strlen(v) != n + 16)
+		return false;
+	for (i = n; v[i]; i++)
+		if (!isxdigit((unsigned char)v[i]))
+			return false;
+	return true;
+}
+
+enum meta_kind { META_STR, META_U64, META_FRACTION, META_CHECKSUM };
+
+static const struct meta_key {
+	const char *name;
+	enum meta_kind kind;
+	size_t off;
+	bool required;
+} meta_keys[] = {
+#define MK(n, k, f, r) { n, k, offsetof(struct golden_meta, f), r }
+	MK("checksum", META_CHECKSUM, checksum, true),
+	MK("size", META_U64, size, true),
+	MK("fstype", META_STR, fstype, true),
+	MK("mkfs", META_STR, mkfs_args, false),
+	MK("mkfs_version", META_STR, mkfs_version, false),
+	MK("mount", META_STR, mount_opts, false),
+	MK("profile", META_STR, profile, false),
+	MK("seed", META_U64, seed, false),
+	MK("ops", META_U64, ops, false),
+	MK("fullness", META_FRACTION, fullness, false),
+	MK("source", META_STR, source, false),
+#undef MK
+};
+#define NR_META_KEYS (sizeof(meta_keys) / sizeof(meta_keys[0]))
+
+/* One key=value line into m; 0, or -1 with the message printed. */
+static int meta_line(const char *path, int lineno, char *line,
+		     struct golden_meta *m, bool *seen)
+{
+	char *eq = strchr(line, '='), *v, *end;
+	void *field;
+	size_t i;
+
+	if (!eq)
+		return error("%s:%d: expected key=value, got '%.40s'", path,
+			     lineno, line);
+	*eq = '\0';
+	v = eq + 1;
+	for (i = 0; i < NR_META_KEYS; i++)
+		if (!strcmp(line, meta_keys[i].name))
+			break;
+	if (i == NR_META_KEYS)
+		return error("%s:%d: unknown key '%.40s' (expected checksum, "
+			     "size, fstype, mkfs, mkfs_version, mount, profile, "
+			     "seed, ops, fullness or source)", path, lineno,
+			     line);
+	if (seen[i])
+		return error("%s:%d: key '%s' given twice", path, lineno, line);
+	seen[i] = true;
+	field = (char *)m + meta_keys[i].off;
+	switch (meta_keys[i].kind) {
+	case META_CHECKSUM:
+		if (!checksum_ok(v))
+			return error("%s:%d: checksum: expected fnv1a64w: and 16 "
+				     "hex digits, got '%.40s'", path, lineno, v);
+		/* fall through */
+	case META_STR:
+		if (meta_keys[i].required && !*v)
+			return error("%s:%d: %s is empty", path, lineno, line);
+		*(char **)field = *v ? xstrdup(v) : NULL;
+		break;
+	case META_U64:
+		if (parse_u64(v, field) < 0)
+			return error("%s:%d: %s: expected a non-negative integer, "
+				     "got '%.40s'", path, lineno, line, v);
+		break;
+	case META_FRACTION:
+		errno = 0;
+		*(double *)field = strtod(v, &end);
+		if (!*v || *end || errno || !(*(double *)field >= 0.0 &&
+					      *(double *)field <= 1.0))
+			return error("%s:%d: %s: expected a number from 0 to 1, "
+				     "got '%.40s'", path, lineno, line, v);
+		break;
+	}
+	return 0;
+}
+
+int golden_parse_meta(const char *path, char *text, size_t len,
+		      struct golden_meta *m)
+{
+	bool seen[NR_META_KEYS] = { false };
+	char *line, *nl;
+	int lineno = 0;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	if (strlen(text) != len) {
+		for (i = 0; i < strlen(text); i++)
+			lineno += text[i] == '\n';
+		return error("%s:%d: NUL byte in the file", path, lineno + 1);
+	}
+	for (line = text; line && *line; line = nl) {
+		lineno++;
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		if (*line == '#' || !*line)
+			continue;
+		if (meta_line(path, lineno, line, m, seen) < 0)
+			goto bad;
+	}
+	for (i = 0; i < NR_META_KEYS; i++)
+		if (meta_keys[i].required && !seen[i]) {
+			error("%s: lacks %s=", path, meta_keys[i].name);
+			goto bad;
+		}
+	return 0;
+bad:
+	golden_meta_release(m);
+	return -1;
 }
 
 int golden_load_meta(const char *scratch, const char *name,
 		     struct golden_meta *m)
 {
-	char *path = golden_meta_path(scratch, name), *text, *line, *nl;
+	char *path = golden_meta_path(scratch, name), *text;
+	size_t len;
+	int rc;
 
 	memset(m, 0, sizeof(*m));
-	text = read_file(path, NULL);
+	text = read_file(path, &len);
 	if (!text) {
 		error_errno("no aged image '%s' (cannot read '%s'); make one "
 			    "with 'fslab age --target SPEC --save %s'", name,
@@ -310,48 +433,10 @@ int golden_load_meta(const char *scratch, const char *name,
 		free(path);
 		return -1;
 	}
-	for (line = text; line; line = nl) {
-		char *eq;
-
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl++ = '\0';
-		eq = strchr(line, '=');
-		if (*line == '#' || !eq)
-			continue;
-		*eq++ = '\0';
-		if (!strcmp(line, "checksum"))
-			set_str(&m->checksum, eq);
-		else if (!strcmp(line, "fstype"))
-			set_str(&m->fstype, eq);
-		else if (!strcmp(line, "mkfs"))
-			set_str(&m->mkfs_args, eq);
-		else if (!strcmp(line, "mkfs_version"))
-			set_str(&m->mkfs_version, eq);
-		else if (!strcmp(line, "mount"))
-			set_str(&m->mount_opts, eq);
-		else if (!strcmp(line, "profile"))
-			set_str(&m->profile, eq);
-		else if (!strcmp(line, "source"))
-			set_str(&m->source, eq);
-		else if (!strcmp(line, "seed"))
-			m->seed = strtoull(eq, NULL, 10);
-		else if (!strcmp(line, "ops"))
-			m->ops = strtoull(eq, NULL, 10);
-		else if (!strcmp(line, "size"))
-			m->size = strtoull(eq, NULL, 10);
-		else if (!strcmp(line, "fullness"))
-			m->fullness = strtod(eq, NULL);
-	}
+	rc = golden_parse_meta(path, text, len, m);
 	free(text);
-	if (!m->fstype || !m->checksum) {
-		error("'%s' lacks fstype= or checksum=", path);
-		free(path);
-		golden_meta_release(m);
-		return -1;
-	}
 	free(path);
-	return 0;
+	return rc;
 }
 
 void golden_meta_release(struct golden_meta *m)

@@ -20,6 +20,7 @@
 #define FSLAB_AGE_GOLDEN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct golden_meta {
@@ -45,6 +46,14 @@ int golden_checksum(const char *path, char *out, size_t len);
  * checksum it, fill m->checksum and m->size, write the meta file. */
 int golden_save(const char *scratch, const char *name, const char *image,
 		struct golden_meta *m);
+/*
+ * Parse a .meta file's text (len bytes, NUL-terminated, modified in
+ * place); path is for messages.  Strict: every line is a comment, blank
+ * or a known key=value given once; checksum, size and fstype are
+ * required.  0, or -1 with "PATH:LINE: what was expected" printed.
+ */
+int golden_parse_meta(const char *path, char *text, size_t len,
+		      struct golden_meta *m);
 /* Read NAME.meta.  0, or -1 (message names the file). */
 int golden_load_meta(const char *scratch, const char *name,
 		     struct golden_meta *m);

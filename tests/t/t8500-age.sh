@@ -142,6 +142,21 @@ check "golden restores to its checksum" "$FSLAB" age --check-golden g1 --scratch
 out=$("$FSLAB" age --check-golden nosuch --scratch "$SCRATCH" 2>&1); rc=$?
 [ $rc -eq 2 ] && [[ $out == *"no aged image 'nosuch'"* ]] &&
 	ok "unknown golden refused" || not_ok "unknown golden refused" "$out"
+# A hand-edited .meta with a stray key is refused with its file and line,
+# before any image is copied.
+{ cat "$SCRATCH/golden/g1.meta"; echo "colour=blue"; } >"$SCRATCH/golden/junk.meta"
+cp --sparse=always "$SCRATCH/golden/g1.img" "$SCRATCH/golden/junk.img"
+n=$(wc -l <"$SCRATCH/golden/junk.meta")
+out=$("$FSLAB" age --check-golden junk --scratch "$SCRATCH" 2>&1); rc=$?
+[ $rc -eq 2 ] && [[ $out == *"junk.meta:$n: unknown key 'colour'"* ]] &&
+	ok "junk in .meta refused with file:line" ||
+	not_ok "junk in .meta refused with file:line" "exit $rc" "$out"
+out=$("$FSLAB" run --target aged:junk --workload metadata:files=10 \
+	--scratch "$SCRATCH" --db "$SCRATCH/junk.db" 2>&1); rc=$?
+[ $rc -ne 0 ] && [[ $out == *"junk.meta:$n: unknown key"* ]] &&
+	ok "run on an aged target with a bad .meta fails plainly" ||
+	not_ok "run on an aged target with a bad .meta fails plainly" "exit $rc" "$out"
+rm -f "$SCRATCH/golden/junk.meta" "$SCRATCH/golden/junk.img"
 
 check_exit "PATH and --target together exit 2" 2 "$FSLAB" age "$SCRATCH" --target ext4
 check_exit "bad --fullness exits 2" 2 "$FSLAB" age "$SCRATCH" --fullness 1.5

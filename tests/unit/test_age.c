@@ -370,6 +370,82 @@ static void test_golden_names(void **state)
 	assert_false(golden_name_ok("a b"));
 }
 
+/* Parse text as a .meta file; returns the loader's result, and the error
+ * text through last_error() when it fails. */
+static int parse_meta(const char *text, struct golden_meta *m)
+{
+	char *copy = xstrdup(text);
+	int rc = golden_parse_meta("x.meta", copy, strlen(copy), m);
+
+	free(copy);
+	return rc;
+}
+
+static void test_golden_meta(void **state)
+{
+	static const char good[] =
+		"# fslab aged image\n"
+		"checksum=fnv1a64w:00112233445566aB\nsize=1073741824\n"
+		"fstype=ext4\nmkfs=-O ^has_journal\nmkfs_version=1.47.0\n"
+		"mount=\nprofile=desktop\nseed=7\nops=1234\n"
+		"fullness=0.8000\nsource=ext4:size=1G\n";
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "fstype=ext4\nsize=1\n", "lacks checksum=" },
+		{ "checksum=fnv1a64w:0011223344556677\nfstype=ext4\n",
+		  "lacks size=" },
+		{ "checksum=fnv1a64w:0011223344556677\nsize=1\nfstype=\n",
+		  "x.meta:3: fstype is empty" },
+		{ "checksum=md5:00\nsize=1\nfstype=ext4\n",
+		  "x.meta:1: checksum: expected fnv1a64w:" },
+		{ "checksum=fnv1a64w:001122334455667g\nsize=1\nfstype=ext4\n",
+		  "x.meta:1: checksum" },
+		{ "checksum=fnv1a64w:0011223344556677\nsize=-1\nfstype=ext4\n",
+		  "x.meta:2: size: expected a non-negative integer" },
+		{ "checksum=fnv1a64w:0011223344556677\nsize=1k\nfstype=ext4\n",
+		  "x.meta:2: size" },
+		{ "checksum=fnv1a64w:0011223344556677\nsize=1\nfstype=ext4\n"
+		  "fullness=1.5\n", "x.meta:4: fullness: expected a number" },
+		{ "checksum=fnv1a64w:0011223344556677\nsize=1\nfstype=ext4\n"
+		  "fullness=nan\n", "x.meta:4: fullness" },
+		{ "checksum=fnv1a64w:0011223344556677\nsize=1\nfstype=ext4\n"
+		  "colour=blue\n", "x.meta:4: unknown key 'colour'" },
+		{ "checksum=fnv1a64w:0011223344556677\nsize=1\nfstype=ext4\n"
+		  "fstype=xfs\n", "x.meta:4: key 'fstype' given twice" },
+		{ "checksum=fnv1a64w:0011223344556677\n size=1\nfstype=ext4\n",
+		  "x.meta:2: unknown key ' size'" },
+		{ "checksum=fnv1a64w:0011223344556677\ngarbage\n",
+		  "x.meta:2: expected key=value" },
+	};
+	struct golden_meta m;
+	char nul[] = "checksum=fnv1a64w:0011223344556677\nsize=1\0\n";
+
+	(void)state;
+	assert_int_equal(parse_meta(good, &m), 0);
+	assert_string_equal(m.checksum, "fnv1a64w:00112233445566aB");
+	assert_int_equal(m.size, 1073741824);
+	assert_string_equal(m.fstype, "ext4");
+	assert_string_equal(m.mkfs_args, "-O ^has_journal");
+	assert_null(m.mount_opts);
+	assert_int_equal(m.seed, 7);
+	assert_int_equal(m.ops, 1234);
+	assert_true(m.fullness > 0.79 && m.fullness < 0.81);
+	assert_string_equal(m.source, "ext4:size=1G");
+	golden_meta_release(&m);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse_meta(bad[i].text, &m), -1);
+		if (!strstr(last_error(), bad[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, last_error(),
+				 bad[i].msg);
+		assert_null(m.fstype);
+		assert_null(m.checksum);
+	}
+	assert_int_equal(golden_parse_meta("x.meta", nul, sizeof(nul) - 1, &m),
+			 -1);
+	assert_non_null(strstr(last_error(), "x.meta:2: NUL byte"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_ager_mix),
 		cmocka_unit_test(test_ager_refuses),
 		cmocka_unit_test(test_golden_names),
+		cmocka_unit_test(test_golden_meta),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
