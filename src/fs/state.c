@@ -463,6 +463,39 @@ static int replay_entry(struct replay *r, const struct jentry *e)
 		     e->kind, e->arg, r->path);
 }
 
+/* What a live run's entry is, in the words of its kind. */
+static void print_kept(const struct jentry *e)
+{
+	static const struct {
+		const char *kind, *what;
+	} words[] = {
+		{ "mount", "mount on" },
+		{ "loop", "loop device for" },
+		{ "image", "image" },
+		{ "mountpoint", "mount point" },
+		{ "tracefs-instance", "tracefs instance" },
+		{ "tracefs-mount", "tracefs mount on" },
+	};
+	const char *what = e->kind;
+	char **devs, **d;
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(e->kind, words[i].kind))
+			what = words[i].what;
+	if (strcmp(e->kind, "loop")) {
+		printf("  kept %s %s\n", what, e->arg);
+		return;
+	}
+	/* The journal names the image; the user looks for the device. */
+	devs = loop_find_by_backing(e->arg);
+	if (!*devs)
+		printf("  kept %s %s\n", what, e->arg);
+	for (d = devs; *d; d++)
+		printf("  kept %s %s (%s)\n", what, e->arg, *d);
+	argv_free(devs);
+}
+
 static bool owner_alive(const struct journal *j)
 {
 	unsigned long long start;
@@ -510,8 +543,11 @@ static void replay_journal(struct replay *r, const char *path, bool *skipped)
 	}
 	if (owner_alive(&j)) {
 		if (journal_open_entries(&j)) {
-			printf("skipping resources of running fslab (pid %ld)\n",
-			       j.pid);
+			printf("skipping resources of running fslab (pid %ld), "
+			       "journal %s:\n", j.pid, path);
+			for (i = j.nr; i-- > 0;)
+				if (!j.e[i].done)
+					print_kept(&j.e[i]);
 			*skipped = true;
 		}
 		journal_release(&j);

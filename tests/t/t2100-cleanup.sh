@@ -105,6 +105,9 @@ case $out in
 	ok "live owner's journal skipped with a message" ;;
 *) not_ok "live owner's journal skipped with a message" "exit $rc" "$out" ;;
 esac
+[[ $out == *"  kept image $SCRATCH/dummy.img"* ]] &&
+	ok "the skip message lists what it kept" ||
+	not_ok "the skip message lists what it kept" "$out"
 [ -e "$SCRATCH/dummy.img" ] && ok "live owner's image survives" ||
 	not_ok "live owner's image survives"
 [ -e "$FSLAB_STATE_DIR/$live.state" ] && ok "live owner's journal survives" ||

@@ -54,6 +54,10 @@ rc=$?
 [[ $out == *"skipping resources of running fslab (pid $a)"* &&
    $out == *"skipping resources of running fslab (pid $b)"* ]] &&
 	ok "cleanup says it skipped both" || not_ok "cleanup says it skipped both" "$out"
+kept=$(grep -c '^  kept mount on ' <<<"$out")
+[ "$kept" -eq 2 ] && grep -q '^  kept loop device for .*(/dev/loop[0-9]*)$' <<<"$out" &&
+	ok "cleanup lists the mounts and loop devices it left alone" ||
+	not_ok "cleanup lists the mounts and loop devices it left alone" "$out"
 [[ $out != *unmounted* && $out != *detached* && $out != *removed* ]] &&
 	ok "cleanup touched nothing" || not_ok "cleanup touched nothing" "$out"
 after=$(awk -v d="$SCRATCH/" 'index($2, d) == 1 { print $1, $2 }' /proc/mounts)
