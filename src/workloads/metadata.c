@@ -12,6 +12,12 @@
  * After the timed work the workload checks its books: the stat phase
  * must have seen every created file with the right size, and after
  * unlink every directory must be empty; a mismatch fails the run.
+ *
+ * Under MPI (mdtest's modes): each rank in its own tree, or with shared
+ * all in one; stonewall=S ends create at a deadline the ranks agree on
+ * (wear-out: all go on to the largest count); reorder=K has rank r stat
+ * and read rank r+K's files.  Every rank makes the same collective calls
+ * in the same order, also when one failed: see md_run_fn.
  */
 #include "workloads/metadata.h"
 
@@ -1012,15 +1018,16 @@ static uint64_t opts_hash(const char *s)
 }
 
 /*
- * Ranks must agree on the options: names, directory shares and counts
- * are computed from them for other ranks' files too.
+ * Ranks must agree on the options and the seed: names, directory shares
+ * and counts are computed from them for other ranks' files too.
  */
 static int same_options(struct md_run *r)
 {
 	uint64_t hi[1], lo[1];
 
+	/* the seed too: names come from it (--seed may differ per rank) */
 	hi[0] = lo[0] = opts_hash(r->ctx->wlrun ? r->ctx->wlrun->options
-						: NULL);
+						: NULL) ^ mix64(r->seed);
 	par_allreduce_u64(hi, 1, PAR_MAX);
 	par_allreduce_u64(lo, 1, PAR_MIN);
 	if (hi[0] != lo[0])
