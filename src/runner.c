@@ -540,11 +540,6 @@ static FILE *quiet_stream(void)
 	return null ? null : stderr;
 }
 
-/*
- * Under MPI every rank works in its own rank-NNNNN subdirectory of the
- * workload directory (created by each rank; mkdir_p tolerates the race
- * on the shared parent).  Returns the rank directory, or NULL.
- */
 static char *rank_dir_name(const char *shared, int rank)
 {
 	return xasprintf("%s/rank-%05d", shared, rank);
@@ -557,6 +552,11 @@ char *wl_rank_dir(const struct wl_ctx *ctx, int rank)
 	return rank_dir_name(ctx->shared_dir, rank);
 }
 
+/*
+ * Under MPI every rank works in its own rank-NNNNN subdirectory of the
+ * workload directory (created by each rank; mkdir_p tolerates the race
+ * on the shared parent).  Returns the rank directory, or NULL.
+ */
 static char *rank_dir(const char *shared)
 {
 	char *dir;
