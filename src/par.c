@@ -11,12 +11,23 @@
 
 #include "util/util.h"
 
+int par_peer(int rank, long long k, int size)
+{
+	long long p;
+
+	if (size <= 1)
+		return 0;
+	p = ((long long)rank + k % size) % size;
+	return (int)(p < 0 ? p + size : p);
+}
+
 #ifdef HAVE_MPI
 #include <mpi.h>
 
 static bool active;
 static int rank, size = 1;
 static bool leader = true;
+static int nodes = 1;
 
 bool par_built(void)
 {
@@ -48,6 +59,10 @@ void par_init(int *argc, char ***argv)
 	MPI_Comm_rank(node, &node_rank);
 	MPI_Comm_free(&node);
 	leader = node_rank == 0;
+	/* One leader per node, so counting leaders counts nodes. */
+	node_rank = leader;
+	MPI_Allreduce(&node_rank, &nodes, 1, MPI_INT, MPI_SUM,
+		      MPI_COMM_WORLD);
 	active = true;
 }
 
@@ -127,6 +142,33 @@ int par_gather(const struct par_share *mine, struct par_share *all)
 	return bad;
 }
 
+void par_allreduce_u64(uint64_t *v, size_t n, enum par_op op)
+{
+	static const MPI_Op ops[] = { [PAR_MAX] = MPI_MAX,
+				      [PAR_MIN] = MPI_MIN,
+				      [PAR_SUM] = MPI_SUM };
+
+	if (!active || !n)
+		return;
+	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, ops[op],
+		      MPI_COMM_WORLD);
+}
+
+void par_allgather_u64(const uint64_t *mine, size_t n, uint64_t *all)
+{
+	if (!active) {
+		memcpy(all, mine, n * sizeof(*mine));
+		return;
+	}
+	MPI_Allgather(mine, (int)n, MPI_UINT64_T, all, (int)n, MPI_UINT64_T,
+		      MPI_COMM_WORLD);
+}
+
+int par_nodes(void)
+{
+	return nodes;
+}
+
 #else /* !HAVE_MPI */
 
 bool par_built(void)
@@ -183,6 +225,23 @@ int par_gather(const struct par_share *mine, struct par_share *all)
 	if (all)
 		all[0] = *mine;
 	return mine->failed ? 0 : -1;
+}
+
+void par_allreduce_u64(uint64_t *v, size_t n, enum par_op op)
+{
+	(void)v;
+	(void)n;
+	(void)op;
+}
+
+void par_allgather_u64(const uint64_t *mine, size_t n, uint64_t *all)
+{
+	memcpy(all, mine, n * sizeof(*mine));
+}
+
+int par_nodes(void)
+{
+	return 1;
 }
 
 #endif

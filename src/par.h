@@ -17,6 +17,7 @@
 #define FSLAB_PAR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "result.h"
@@ -55,5 +56,27 @@ struct par_share {
  * Returns the lowest failing rank or -1, on every rank.  Collective.
  */
 int par_gather(const struct par_share *mine, struct par_share *all);
+
+/* How the values of all ranks combine in par_allreduce_u64(). */
+enum par_op { PAR_MAX, PAR_MIN, PAR_SUM };
+
+/*
+ * Combine v[0..n) element-wise over all ranks, in place, on every rank
+ * (MPI_Allreduce).  Alone, v is left as it is.  Collective.
+ */
+void par_allreduce_u64(uint64_t *v, size_t n, enum par_op op);
+/*
+ * Every rank's mine[0..n) into all[rank * n + i] on every rank
+ * (MPI_Allgather); all holds size * n values.  Collective.
+ */
+void par_allgather_u64(const uint64_t *mine, size_t n, uint64_t *all);
+/* Number of nodes (shared-memory domains) the ranks run on; 1 alone. */
+int par_nodes(void);
+
+/*
+ * The rank whose files rank reads with reorder=k: (rank + k) mod size,
+ * for any k (negative too), IOR's -C/-Q shift.  Pure.
+ */
+int par_peer(int rank, long long k, int size);
 
 #endif

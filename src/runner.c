@@ -48,6 +48,7 @@ struct phase {
 	struct phase_rec rec;
 	struct measure_snap snap;
 	const char *devname;
+	uint64_t stonewall_ns;  /* CLOCK_MONOTONIC deadline; 0: none */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -277,6 +278,62 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 	return rc;
 }
 
+void phase_stonewall_arm(struct phase *ph, double seconds)
+{
+	ph->stonewall_ns = seconds > 0 ? now_ns() + (uint64_t)(seconds * 1e9)
+				       : 0;
+}
+
+bool phase_stonewall_hit(const struct phase *ph)
+{
+	return ph->stonewall_ns && now_ns() >= ph->stonewall_ns;
+}
+
+uint64_t phase_stonewall_agree(struct wl_ctx *ctx, struct phase *ph,
+			       const uint64_t *done, size_t nr_workers,
+			       const char *unit)
+{
+	/* v[0] max, v[1] latest stop: MAX; w[0] min, w[1] earliest start:
+	 * MIN; sum: SUM.  Three small allreduces beat a custom MPI_Op. */
+	uint64_t v[2] = { 0, realtime_ns() }, w[2] = { UINT64_MAX,
+						      ph->snap.real_ns };
+	uint64_t sum = 0;
+	double secs;
+	char name[64];
+
+	(void)ctx;
+	for (size_t i = 0; i < nr_workers; i++) {
+		sum += done[i];
+		if (done[i] > v[0])
+			v[0] = done[i];
+		if (done[i] < w[0])
+			w[0] = done[i];
+	}
+	if (!nr_workers)
+		w[0] = 0;
+	par_allreduce_u64(v, 2, PAR_MAX);
+	par_allreduce_u64(w, 2, PAR_MIN);
+	par_allreduce_u64(&sum, 1, PAR_SUM);
+	secs = v[1] > w[1] ? (double)(v[1] - w[1]) / 1e9 : 0;
+	phase_rec_add_metric(&ph->rec, "stonewall_s", secs, "s", BETTER_NONE);
+	snprintf(name, sizeof(name), "stonewall_%s", unit);
+	phase_rec_add_metric(&ph->rec, name, (double)sum, unit,
+			     BETTER_HIGHER);
+	if (secs > 0) {
+		char rate_unit[48];
+
+		snprintf(name, sizeof(name), "stonewall_%s/s", unit);
+		snprintf(rate_unit, sizeof(rate_unit), "%s/s", unit);
+		phase_rec_add_metric(&ph->rec, name, (double)sum / secs,
+				     rate_unit, BETTER_HIGHER);
+	}
+	phase_rec_add_metric(&ph->rec, "stonewall_min", (double)w[0], unit,
+			     BETTER_NONE);
+	phase_rec_add_metric(&ph->rec, "stonewall_max", (double)v[0], unit,
+			     BETTER_NONE);
+	return v[0];
+}
+
 int wl_sync(struct wl_ctx *ctx)
 {
 	return target_sync(ctx->target);
@@ -311,6 +368,12 @@ static int ranks_cache_step(struct wl_ctx *ctx, int (*fn)(struct target *))
 	par_barrier();
 	rc = par_node_leader() ? fn(ctx->target) : target_sync(ctx->target);
 	return all_ranks_ok(rc == 0, "to drop caches") ? 0 : -1;
+}
+
+int wl_ranks_agree(struct wl_ctx *ctx, int rc, const char *what)
+{
+	(void)ctx;
+	return all_ranks_ok(rc == 0, what) ? 0 : -1;
 }
 
 int wl_drop_caches(struct wl_ctx *ctx)
@@ -477,6 +540,18 @@ static FILE *quiet_stream(void)
 	return null ? null : stderr;
 }
 
+static char *rank_dir_name(const char *shared, int rank)
+{
+	return xasprintf("%s/rank-%05d", shared, rank);
+}
+
+char *wl_rank_dir(const struct wl_ctx *ctx, int rank)
+{
+	if (rank == ctx->rank)
+		return xstrdup(ctx->dir);
+	return rank_dir_name(ctx->shared_dir, rank);
+}
+
 /*
  * Under MPI every rank works in its own rank-NNNNN subdirectory of the
  * workload directory (created by each rank; mkdir_p tolerates the race
@@ -488,7 +563,7 @@ static char *rank_dir(const char *shared)
 
 	if (!par_active())
 		return xstrdup(shared);
-	dir = xasprintf("%s/rank-%05d", shared, par_rank());
+	dir = rank_dir_name(shared, par_rank());
 	if (mkdir_p(dir, 0755) < 0) {
 		error_errno("cannot create '%s'", dir);
 		free(dir);

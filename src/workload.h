@@ -141,6 +141,41 @@ void phase_set_label(struct phase *ph, const char *label);
 int phase_end(struct wl_ctx *ctx, struct phase *ph,
 	      const struct phase_rec **out);
 
+/*
+ * Stonewalling (IOR/mdtest -W): a phase that may take at most SECONDS.
+ * Arm it right after phase_begin(); the workers poll phase_stonewall_hit()
+ * (cheap, thread-safe) and stop there.  Then every rank calls
+ * phase_stonewall_agree() once with what each of its workers did by the
+ * deadline: the ranks agree on the largest count of any worker, which it
+ * returns, so with wear-out every worker goes on up to it and later phases
+ * find the same files everywhere.  It records stonewall_s (earliest start
+ * to latest stop at the deadline), stonewall_<unit> (the work summed over
+ * all workers then), stonewall_<unit>/s, and the smallest and largest
+ * worker count (stonewall_min/max); the phase's own wall time and rate
+ * stay those of the full phase, wear-out included.  Alone it is the same
+ * with one rank.  phase_stonewall_agree() is collective: every rank calls
+ * it, also one that failed (with what it did).
+ */
+void phase_stonewall_arm(struct phase *ph, double seconds);
+bool phase_stonewall_hit(const struct phase *ph);
+uint64_t phase_stonewall_agree(struct wl_ctx *ctx, struct phase *ph,
+			       const uint64_t *done, size_t nr_workers,
+			       const char *unit);
+
+/*
+ * Every rank passes its rc (0 or -1); returns 0 when all ranks passed 0,
+ * else -1, and rank 0 names the first failing other rank.  For steps
+ * between phases that one rank does for all (a shared directory), so no
+ * rank runs ahead or on alone.  Collective.
+ */
+int wl_ranks_agree(struct wl_ctx *ctx, int rc, const char *what);
+
+/*
+ * The working directory of another rank (its ctx->dir), e.g. to read what
+ * rank r + K wrote (reorder=K); the own rank gives ctx->dir.  Allocated.
+ */
+char *wl_rank_dir(const struct wl_ctx *ctx, int rank);
+
 /* True once SIGINT/SIGTERM arrived: finish the current op and return. */
 bool phase_stop_requested(void);
 

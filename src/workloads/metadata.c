@@ -12,6 +12,12 @@
  * After the timed work the workload checks its books: the stat phase
  * must have seen every created file with the right size, and after
  * unlink every directory must be empty; a mismatch fails the run.
+ *
+ * Under MPI (mdtest's modes): each rank in its own tree, or with shared
+ * all in one; stonewall=S ends create at a deadline the ranks agree on
+ * (wear-out: all go on to the largest count); reorder=K has rank r stat
+ * and read rank r+K's files.  Every rank makes the same collective calls
+ * in the same order, also when one failed: see md_run_fn.
  */
 #include "workloads/metadata.h"
 
@@ -27,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "par.h"
 #include "stats/lathist.h"
 #include "util/pyrand.h"
 #include "util/util.h"
@@ -75,6 +82,16 @@ static const struct opt md_opt_table[] = {
 	  "read and unlink phases", 0, 0, NULL },
 	{ "seed", OPT_INT, OFF(seed), "0", "seed of the names and orders "
 	  "(0: the run's --seed)", 0, LLONG_MAX, NULL },
+	{ "stonewall", OPT_DOUBLE, OFF(stonewall), "0", "seconds: create "
+	  "stops at this deadline, as mdtest -W (0: no deadline)", 0, 86400,
+	  NULL },
+	{ "wearout", OPT_BOOL, OFF(wearout), "yes", "after the stonewall "
+	  "every thread of every rank goes on up to the largest count any "
+	  "reached, so later phases find the same files everywhere", 0, 0,
+	  NULL },
+	{ "reorder", OPT_INT, OFF(reorder), "0", "rank r stats and reads "
+	  "the files of rank r+K (mod ranks), IOR -C/-Q cache defeat",
+	  -1000000, 1000000, NULL },
 	OPT_END,
 };
 
@@ -150,6 +167,39 @@ void md_order(uint32_t *order, size_t n, bool shuffle, uint64_t seed)
 	pyrand_shuffle(&pr, order, n, sizeof(*order));
 }
 
+void md_visit_order(uint32_t *order, size_t count, size_t files,
+		    bool shuffle, uint64_t create_seed, uint64_t seed)
+{
+	uint32_t *made;
+
+	md_order(order, count, shuffle, seed);
+	if (count >= files || !shuffle)
+		return;
+	/* seq creates in order 0, 1, ...: the first count are 0..count-1 */
+	made = xmalloc(files * sizeof(*made));
+	md_order(made, files, shuffle, create_seed);
+	for (size_t i = 0; i < count; i++)
+		order[i] = made[order[i]];
+	free(made);
+}
+
+uint64_t md_name_num(const char *name, enum md_names names)
+{
+	const char *digits = name;
+	uint64_t num = 0;
+
+	if (strlen(name) != MD_NAME_LEN - 1)
+		return UINT64_MAX;
+	if (names == MD_NAMES_RANDOM)
+		digits += 10;
+	for (int i = 0; i < 10; i++) {
+		if (digits[i] < '0' || digits[i] > '9')
+			return UINT64_MAX;
+		num = num * 10 + (uint64_t)(digits[i] - '0');
+	}
+	return num;
+}
+
 int md_check(const void *vopts, char *err, size_t errlen)
 {
 	const struct md_opts *o = vopts;
@@ -180,9 +230,23 @@ struct md_run {
 	const struct md_opts *o;
 	uint64_t seed;
 	int nthreads;
-	uint64_t files;         /* per thread */
+	uint64_t files;         /* per thread, as planned */
 	uint64_t ndirs;         /* subdirectories of each top directory */
 	int ntops;              /* top directories: one per thread, or 1 */
+	/*
+	 * Ranks: with shared every rank works in one tree under
+	 * ctx->shared_dir and its threads are numbered rank * nthreads + t
+	 * there (names and directory shares stay unique); without, each rank
+	 * has its own tree in ctx->dir and threads are numbered t.
+	 */
+	int rank, nranks;
+	int peer;               /* whose files stat and read visit */
+	uint64_t *counts;       /* files made, [rank * nthreads + t] */
+	uint64_t disk_min, disk_max; /* per-rank files found by readdir */
+	bool have_disk;
+	struct phase *ph;       /* the phase running, for the stonewall */
+	bool final_round;       /* create: no wear-out round follows */
+	bool wearing_out;       /* create: past the stonewall */
 	/* the start gate: threads get ready, then start together */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -196,8 +260,10 @@ struct md_worker {
 	struct md_run *r;
 	enum md_kind kind;
 	int idx;
+	int owner;                      /* rank whose files these are */
 	int topfd;
 	uint32_t *order;
+	uint64_t from, n;               /* visit order[from..n) */
 	char *buf;
 	size_t bufsize;
 	uint64_t start_ns, end_ns;      /* CLOCK_REALTIME */
@@ -221,6 +287,22 @@ static void top_name(const struct md_run *r, int t, char *buf, size_t len)
 static int worker_top(const struct md_worker *w)
 {
 	return w->r->o->shared ? 0 : w->idx;
+}
+
+/* The number of thread t of rank owner in names and directory shares. */
+static uint64_t global_thread(const struct md_run *r, int owner, int t)
+{
+	return r->o->shared ? (uint64_t)owner * (uint64_t)r->nthreads +
+				      (uint64_t)t
+			    : (uint64_t)t;
+}
+
+/* The directory that holds rank owner's top directories.  Allocated. */
+static char *tops_base(const struct md_run *r, int owner)
+{
+	if (r->o->shared)
+		return xstrdup(r->ctx->shared_dir);
+	return wl_rank_dir(r->ctx, owner);
 }
 
 static void worker_fail(struct md_worker *w, const char *what)
@@ -376,18 +458,23 @@ static int op_file(struct md_worker *w, uint64_t dir, int *dirfd,
 static void do_files(struct md_worker *w)
 {
 	const struct md_run *r = w->r;
-	uint64_t curdir = 0;
+	uint64_t curdir = 0, base;
+	bool wall = w->kind == MD_CREATE && r->o->stonewall > 0 &&
+		    !r->wearing_out;
 	int dirfd = -1;
 	char name[MD_NAME_LEN];
 
-	for (uint64_t i = 0; i < r->files && !worker_stop(w); i++) {
+	base = global_thread(r, w->owner, w->idx) * r->files;
+	for (uint64_t i = w->from; i < w->n && !worker_stop(w); i++) {
 		uint64_t k = w->order[i];
-		uint64_t num = (uint64_t)w->idx * r->files + k;
 		uint64_t dir = md_file_dir(k, r->files, r->ndirs);
 		uint64_t t0;
 		int ret;
 
-		md_name(name, (enum md_names)r->o->names, r->seed, num);
+		/* the deadline is checked before each op, as mdtest does */
+		if (wall && phase_stonewall_hit(r->ph))
+			break;
+		md_name(name, (enum md_names)r->o->names, r->seed, base + k);
 		snprintf(w->path, sizeof(w->path), "d%" PRIu64 "/%s", dir,
 			 name);
 		t0 = now_ns();
@@ -402,12 +489,15 @@ static void do_files(struct md_worker *w)
 		close(dirfd);
 }
 
-/* mkdir/rmdir: own subdirectories, or every nthreads-th shared one. */
+/* mkdir/rmdir: own subdirectories, or every nthreads-th shared one (of
+ * all threads of all ranks). */
 static void do_dirs(struct md_worker *w)
 {
 	const struct md_run *r = w->r;
-	uint64_t first = r->o->shared ? (uint64_t)w->idx : 0;
-	uint64_t step = r->o->shared ? (uint64_t)r->nthreads : 1;
+	uint64_t first = r->o->shared ? global_thread(r, r->rank, w->idx) : 0;
+	uint64_t step = r->o->shared ? (uint64_t)r->nthreads *
+					       (uint64_t)r->nranks
+				     : 1;
 
 	for (uint64_t d = first; d < r->ndirs && !worker_stop(w); d += step) {
 		uint64_t t0;
@@ -440,7 +530,9 @@ static void *worker_main(void *arg)
 		pthread_cond_wait(&r->cv, &r->mu);
 	pthread_mutex_unlock(&r->mu);
 
-	w->start_ns = realtime_ns();
+	/* a wear-out round goes on with the first round's clock */
+	if (!w->start_ns)
+		w->start_ns = realtime_ns();
 	if (w->kind == MD_MKDIR || w->kind == MD_RMDIR)
 		do_dirs(w);
 	else
@@ -451,6 +543,7 @@ static void *worker_main(void *arg)
 	 * first-start-to-last-end time, as fs_mark counts its sync.
 	 */
 	if (w->kind == MD_CREATE && r->o->sync == MD_SYNC_BATCH &&
+	    r->final_round &&
 	    atomic_fetch_add(&r->done, 1) == r->nthreads - 1 &&
 	    !atomic_load(&r->abort)) {
 		uint64_t t0 = now_ns();
@@ -480,18 +573,29 @@ static void add_latency(struct phase *ph, const struct lathist *h)
 		     BETTER_LOWER);
 }
 
+/* The seed of thread i's visiting order in a phase of kind. */
+static uint64_t order_seed(const struct md_run *r, enum md_kind kind, int i)
+{
+	return mix64(r->seed ^ mix64((uint64_t)kind << 32 | (unsigned)i));
+}
+
 static int prepare_worker(struct md_run *r, struct md_worker *w, int i,
 			  enum md_kind kind)
 {
 	char top[32];
 	bool files = kind != MD_MKDIR && kind != MD_RMDIR;
+	bool shuffle = r->o->names == MD_NAMES_RANDOM;
+	char *base;
 
 	w->r = r;
 	w->kind = kind;
 	w->idx = i;
+	/* reorder: stat and read another rank's files (IOR -C) */
+	w->owner = kind == MD_STAT || kind == MD_READ ? r->peer : r->rank;
 	lathist_init(&w->lat);
 	top_name(r, worker_top(w), top, sizeof(top));
-	w->topfd = openat(AT_FDCWD, r->ctx->dir, O_RDONLY | O_DIRECTORY |
+	base = tops_base(r, w->owner);
+	w->topfd = openat(AT_FDCWD, base, O_RDONLY | O_DIRECTORY |
 			  O_CLOEXEC);
 	if (w->topfd >= 0) {
 		int fd = openat(w->topfd, top, O_RDONLY | O_DIRECTORY |
@@ -500,15 +604,29 @@ static int prepare_worker(struct md_run *r, struct md_worker *w, int i,
 		close(w->topfd);
 		w->topfd = fd;
 	}
-	if (w->topfd < 0)
-		return error_errno("cannot open '%s/%s'", r->ctx->dir, top);
+	if (w->topfd < 0) {
+		error_errno("cannot open '%s/%s'", base, top);
+		free(base);
+		return -1;
+	}
+	free(base);
 	if (!files)
 		return 0;
 	w->order = xmalloc((size_t)r->files * sizeof(*w->order));
-	/* a different order per thread and per phase */
-	md_order(w->order, (size_t)r->files,
-		 r->o->names == MD_NAMES_RANDOM,
-		 mix64(r->seed ^ mix64((uint64_t)kind << 32 | (unsigned)i)));
+	w->from = 0;
+	if (kind == MD_CREATE) {
+		w->n = r->files;
+		md_order(w->order, (size_t)r->files, shuffle,
+			 order_seed(r, kind, i));
+	} else {
+		/* the files the owner's thread i made (all, or up to the
+		 * stonewall), in a different order per thread and phase */
+		w->n = r->counts[(size_t)w->owner * (size_t)r->nthreads +
+				 (size_t)i];
+		md_visit_order(w->order, (size_t)w->n, (size_t)r->files,
+			       shuffle, order_seed(r, MD_CREATE, i),
+			       order_seed(r, kind, i));
+	}
 	if (kind == MD_CREATE) {
 		w->bufsize = r->o->size < MD_WBUF_MAX ? (size_t)r->o->size :
 			     MD_WBUF_MAX;
@@ -535,6 +653,8 @@ static void release_workers(struct md_worker *w, int n)
 static void progress(struct md_run *r, const struct phase_rec *p)
 {
 	const struct metric *rate = phase_rec_metric(p, "files/s");
+	const struct metric *sw = phase_rec_metric(p, "stonewall_s");
+	const struct metric *swn = phase_rec_metric(p, "stonewall_files");
 
 	fprintf(r->ctx->progress, "metadata: %-6s %10" PRIu64 " %s in "
 		"%.3f s", p->name, p->files,
@@ -542,42 +662,26 @@ static void progress(struct md_run *r, const struct phase_rec *p)
 		"dirs " : "files", (double)p->m.wall_ns / 1e9);
 	if (rate)
 		fprintf(r->ctx->progress, " (%.0f/s)", rate->value);
+	if (sw && swn)
+		fprintf(r->ctx->progress, ", %.0f at the stonewall after "
+			"%.3f s", swn->value, sw->value);
 	fputc('\n', r->ctx->progress);
 }
 
-/*
- * Run one phase on every thread.  The threads open what they need and
- * wait at the gate; the phase begins just before the gate opens, so the
- * core's wall time is the threads' first start to last end plus the
- * join, and each thread's own start/end/work goes in as a worker row.
- */
-static int md_phase(struct md_run *r, enum md_kind kind)
+/* Start threads for w[0..nt), the gate shut; returns how many started. */
+static int start_threads(struct md_run *r, struct md_worker *w,
+			 pthread_t *th, int nt, int *ret)
 {
-	int nt = r->nthreads, started = 0, ret = 0;
-	struct md_worker *w = xcalloc((size_t)nt, sizeof(*w));
-	pthread_t *th = xcalloc((size_t)nt, sizeof(*th));
-	const char *name = md_phase_names[kind];
-	uint64_t files = 0, bytes = 0, ops = 0, missing = 0, wrong = 0;
-	uint64_t sync_ns = 0;
-	const struct md_worker *failed = NULL;
-	struct lathist *lat = xmalloc(sizeof(*lat));
-	const struct phase_rec *rec;
-	struct phase *ph;
+	int started = 0;
 
-	for (int i = 0; i < nt; i++)
-		w[i].topfd = -1;
 	r->ready = 0;
 	r->go = false;
-	atomic_store(&r->abort, false);
-	atomic_store(&r->done, 0);
-	for (int i = 0; i < nt && !ret; i++)
-		ret = prepare_worker(r, &w[i], i, kind);
-	for (int i = 0; i < nt && !ret; i++, started++) {
+	for (int i = 0; i < nt && !*ret; i++, started++) {
 		int e = pthread_create(&th[i], NULL, worker_main, &w[i]);
 
 		if (e) {
 			errno = e;
-			ret = error_errno("cannot start thread %d", i);
+			*ret = error_errno("cannot start thread %d", i);
 			break;
 		}
 	}
@@ -585,18 +689,106 @@ static int md_phase(struct md_run *r, enum md_kind kind)
 	while (r->ready < started)
 		pthread_cond_wait(&r->cv, &r->mu);
 	pthread_mutex_unlock(&r->mu);
+	return started;
+}
 
-	ph = phase_begin(r->ctx, name, NULL);
-	if (ret) {
-		atomic_store(&r->abort, true);
-		phase_fail(ph, "cannot set up the threads");
-	}
+static void open_gate_and_join(struct md_run *r, pthread_t *th, int n)
+{
 	pthread_mutex_lock(&r->mu);
 	r->go = true;
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
-	for (int i = 0; i < started; i++)
+	for (int i = 0; i < n; i++)
 		pthread_join(th[i], NULL);
+}
+
+/*
+ * create with stonewall: at the deadline the threads stop, the ranks
+ * agree on the largest count of any thread, and with wear-out every
+ * thread goes on up to it (a second round, in the same phase and clock).
+ */
+static void stonewall_round(struct md_run *r, struct md_worker *w,
+			    pthread_t *th, int started, int *ret)
+{
+	uint64_t *done = xcalloc((size_t)started + 1, sizeof(*done));
+	uint64_t most;
+	int again;
+
+	for (int i = 0; i < started; i++)
+		done[i] = w[i].files;
+	most = phase_stonewall_agree(r->ctx, r->ph, done, (size_t)started,
+				     "files");
+	free(done);
+	r->final_round = true;
+	if (!r->o->wearout || *ret || atomic_load(&r->abort) ||
+	    phase_stop_requested())
+		return;
+	for (int i = 0; i < started; i++) {
+		w[i].from = w[i].files;
+		w[i].n = most;
+	}
+	atomic_store(&r->done, 0);
+	r->wearing_out = true;
+	again = start_threads(r, w, th, started, ret);
+	if (*ret)
+		atomic_store(&r->abort, true);
+	open_gate_and_join(r, th, again);
+}
+
+/* The stored evidence of reorder: which rank's files were visited. */
+static void add_reorder(struct md_run *r, struct phase *ph)
+{
+	phase_metric(ph, "reorder", (double)r->o->reorder, "ranks",
+		     BETTER_NONE);
+	phase_metric(ph, "peer_of_rank0",
+		     (double)par_peer(0, r->o->reorder, r->nranks), "rank",
+		     BETTER_NONE);
+}
+
+/*
+ * Run one phase on every thread.  The threads open what they need and
+ * wait at the gate; the phase begins just before the gate opens, so the
+ * core's wall time is the threads' first start to last end plus the
+ * join, and each thread's own start/end/work goes in as a worker row.
+ * pre_fail: a check before the phase failed on some rank (every rank
+ * still runs the phase's collective calls, with nothing to do).
+ */
+static int md_phase(struct md_run *r, enum md_kind kind, bool pre_fail)
+{
+	int nt = r->nthreads, started = 0, ret = pre_fail ? -1 : 0;
+	struct md_worker *w = xcalloc((size_t)nt, sizeof(*w));
+	pthread_t *th = xcalloc((size_t)nt, sizeof(*th));
+	const char *name = md_phase_names[kind];
+	uint64_t files = 0, bytes = 0, ops = 0, missing = 0, wrong = 0;
+	uint64_t sync_ns = 0, want = 0;
+	const struct md_worker *failed = NULL;
+	struct lathist *lat = xmalloc(sizeof(*lat));
+	const struct phase_rec *rec;
+	struct phase *ph;
+	bool wall = kind == MD_CREATE && r->o->stonewall > 0;
+
+	for (int i = 0; i < nt; i++)
+		w[i].topfd = -1;
+	atomic_store(&r->abort, false);
+	atomic_store(&r->done, 0);
+	r->final_round = !(wall && r->o->wearout);
+	r->wearing_out = false;
+	for (int i = 0; i < nt && !ret; i++)
+		ret = prepare_worker(r, &w[i], i, kind);
+	started = start_threads(r, w, th, ret ? 0 : nt, &ret);
+
+	ph = phase_begin(r->ctx, name, NULL);
+	r->ph = ph;
+	if (wall)
+		phase_stonewall_arm(ph, r->o->stonewall);
+	if (ret) {
+		atomic_store(&r->abort, true);
+		phase_fail(ph, pre_fail ? "a check before the phase failed" :
+			   "cannot set up the threads");
+	}
+	open_gate_and_join(r, th, started);
+	if (wall)
+		stonewall_round(r, w, th, started, &ret);
 
 	lathist_init(lat);
 	for (int i = 0; i < started; i++) {
@@ -609,6 +801,7 @@ static int md_phase(struct md_run *r, enum md_kind kind)
 		missing += w[i].missing;
 		wrong += w[i].wrong_size;
 		sync_ns += w[i].sync_ns;
+		want += w[i].n;
 		if (w[i].err && !failed)
 			failed = &w[i];
 	}
@@ -617,6 +810,14 @@ static int md_phase(struct md_run *r, enum md_kind kind)
 	if (kind == MD_CREATE && r->o->sync == MD_SYNC_BATCH)
 		phase_metric(ph, "sync_s", (double)sync_ns / 1e9, "s",
 			     BETTER_LOWER);
+	if ((kind == MD_STAT || kind == MD_READ) && r->o->reorder)
+		add_reorder(r, ph);
+	if (kind == MD_STAT && r->have_disk) {
+		phase_metric(ph, "disk_files_min", (double)r->disk_min,
+			     "files", BETTER_NONE);
+		phase_metric(ph, "disk_files_max", (double)r->disk_max,
+			     "files", BETTER_NONE);
+	}
 	if (failed) {
 		char top[32];
 
@@ -629,8 +830,6 @@ static int md_phase(struct md_run *r, enum md_kind kind)
 	}
 	/* the books: not timed, the work is already done */
 	if (!ret && !phase_stop_requested() && (missing || wrong)) {
-		uint64_t want = r->files * (uint64_t)nt;
-
 		phase_fail(ph, "%s found %" PRIu64 " of %" PRIu64 " files "
 			   "(%" PRIu64 " missing, %" PRIu64 " not of %" PRIu64
 			   " bytes)", name, want - missing, want, missing,
@@ -640,25 +839,44 @@ static int md_phase(struct md_run *r, enum md_kind kind)
 			    " bytes)", name, want - missing, want, missing,
 			    wrong, r->o->size);
 	}
+	r->ph = NULL;
 	if (phase_end(r->ctx, ph, &rec) < 0)
 		ret = -1;
 	else if (!phase_stop_requested())
 		progress(r, rec);
+	if (kind == MD_CREATE) {
+		/* every rank learns every thread's count, for reorder */
+		uint64_t *mine = xcalloc((size_t)nt, sizeof(*mine));
+
+		for (int i = 0; i < started; i++)
+			mine[i] = w[i].files;
+		par_allgather_u64(mine, (size_t)nt, r->counts);
+		free(mine);
+	}
 	free(lat);
 	free(th);
 	release_workers(w, nt);
 	return ret;
 }
 
+/* With shared the first rank makes (and removes) the one shared top. */
+static bool makes_tops(const struct md_run *r)
+{
+	return !r->o->shared || r->rank == 0;
+}
+
 static int make_tops(struct md_run *r)
 {
 	char top[32];
 
+	if (!makes_tops(r))
+		return 0;
 	for (int t = 0; t < r->ntops; t++) {
-		char *p;
+		char *base = tops_base(r, r->rank), *p;
 
 		top_name(r, t, top, sizeof(top));
-		p = path_join(r->ctx->dir, top);
+		p = path_join(base, top);
+		free(base);
 		if (mkdir(p, 0755)) {
 			error_errno("cannot create '%s'", p);
 			free(p);
@@ -669,39 +887,93 @@ static int make_tops(struct md_run *r)
 	return 0;
 }
 
-/* After unlink, every subdirectory must be empty. */
-static int check_empty(struct md_run *r)
+/*
+ * Visit every subdirectory of this rank's tops: count the entries in
+ * them, or with mine only this rank's files (by the number in the
+ * name: with shared all ranks' files are there).
+ */
+static int count_entries(struct md_run *r, bool mine, uint64_t *count)
 {
 	char top[32], sub[64];
+	char *base = tops_base(r, r->rank);
+	uint64_t lo = global_thread(r, r->rank, 0) * r->files;
+	uint64_t hi = lo + (uint64_t)r->nthreads * r->files;
 	int ret = 0;
 
+	*count = 0;
 	for (int t = 0; t < r->ntops && !ret; t++) {
 		top_name(r, t, top, sizeof(top));
 		for (uint64_t d = 0; d < r->ndirs && !ret; d++) {
 			char *p;
 			DIR *dir;
 			struct dirent *de;
-			uint64_t n = 0;
 
 			snprintf(sub, sizeof(sub), "%s/d%" PRIu64, top, d);
-			p = path_join(r->ctx->dir, sub);
+			p = path_join(base, sub);
 			dir = opendir(p);
 			if (!dir) {
 				ret = error_errno("cannot open '%s'", p);
 				free(p);
 				break;
 			}
-			while ((de = readdir(dir)))
-				if (strcmp(de->d_name, ".") &&
-				    strcmp(de->d_name, ".."))
-					n++;
+			while ((de = readdir(dir))) {
+				uint64_t num;
+
+				if (!strcmp(de->d_name, ".") ||
+				    !strcmp(de->d_name, ".."))
+					continue;
+				num = md_name_num(de->d_name,
+						  (enum md_names)r->o->names);
+				if (!mine || (num >= lo && num < hi))
+					(*count)++;
+			}
 			closedir(dir);
-			if (n)
-				ret = error("%" PRIu64 " entries left in '%s' "
-					    "after unlink", n, p);
 			free(p);
 		}
 	}
+	free(base);
+	return ret;
+}
+
+/* After unlink, every subdirectory must be empty. */
+static int check_empty(struct md_run *r)
+{
+	uint64_t n;
+
+	if (!makes_tops(r))
+		return 0;
+	if (count_entries(r, false, &n))
+		return -1;
+	if (n)
+		return error("%" PRIu64 " entries left in the directories "
+			     "after unlink", n);
+	return 0;
+}
+
+/*
+ * The books after a stonewalled create: every rank counts its files on
+ * disk (readdir, untimed), which must be what its threads made, and the
+ * ranks' counts go into the stat phase (disk_files_min/max): with
+ * wear-out they are all the same.
+ */
+static int count_on_disk(struct md_run *r)
+{
+	uint64_t n = 0, made = 0, v[1], lo[1];
+	int ret = count_entries(r, true, &n);
+
+	for (int t = 0; t < r->nthreads; t++)
+		made += r->counts[(size_t)r->rank * (size_t)r->nthreads +
+				  (size_t)t];
+	if (!ret && n != made)
+		ret = error("rank %d: %" PRIu64 " files on disk after the "
+			    "create, but its threads made %" PRIu64, r->rank,
+			    n, made);
+	v[0] = lo[0] = n;
+	par_allreduce_u64(v, 1, PAR_MAX);
+	par_allreduce_u64(lo, 1, PAR_MIN);
+	r->disk_max = v[0];
+	r->disk_min = lo[0];
+	r->have_disk = true;
 	return ret;
 }
 
@@ -709,11 +981,14 @@ static int remove_tops(struct md_run *r)
 {
 	char top[32];
 
+	if (!makes_tops(r))
+		return 0;
 	for (int t = 0; t < r->ntops; t++) {
-		char *p;
+		char *base = tops_base(r, r->rank), *p;
 
 		top_name(r, t, top, sizeof(top));
-		p = path_join(r->ctx->dir, top);
+		p = path_join(base, top);
+		free(base);
 		if (rmdir(p)) {
 			error_errno("'%s' is not empty after rmdir", p);
 			free(p);
@@ -732,6 +1007,58 @@ static const char *enum_name(const struct opt_enum *v, int value)
 	return "?";
 }
 
+/* FNV-1a of the options as stored, to see that all ranks got the same. */
+static uint64_t opts_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * Ranks must agree on the options and the seed: names, directory shares
+ * and counts are computed from them for other ranks' files too.
+ */
+static int same_options(struct md_run *r)
+{
+	uint64_t hi[1], lo[1];
+
+	/* the seed too: names come from it (--seed may differ per rank) */
+	hi[0] = lo[0] = opts_hash(r->ctx->wlrun ? r->ctx->wlrun->options
+						: NULL) ^ mix64(r->seed);
+	par_allreduce_u64(hi, 1, PAR_MAX);
+	par_allreduce_u64(lo, 1, PAR_MIN);
+	if (hi[0] != lo[0])
+		return error("metadata: the ranks were given different "
+			     "options; every rank must run the same");
+	return 0;
+}
+
+static void reorder_note(const struct md_run *r)
+{
+	FILE *p = r->ctx->progress;
+
+	if (!r->o->reorder)
+		return;
+	if (r->nranks < 2 || r->peer == r->rank) {
+		fprintf(p, "metadata: reorder=%lld: every rank reads its own "
+			"files (%d rank%s), so it does not defeat the cache\n",
+			r->o->reorder, r->nranks, r->nranks == 1 ? "" : "s");
+		return;
+	}
+	fprintf(p, "metadata: reorder=%lld: rank r stats%s the files of "
+		"rank r%+lld (mod %d)\n", r->o->reorder, r->o->size ?
+		" and reads" : "", r->o->reorder, r->nranks);
+	if (par_nodes() == 1)
+		fprintf(p, "metadata: note: all %d ranks run on one node and "
+			"share its page cache, so reading another rank's "
+			"files does not defeat it; the cold-cache step "
+			"(cold=yes%s) still is what makes it cold\n",
+			r->nranks, r->o->cold ? ", on" : ", now OFF");
+}
+
 static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 {
 	const struct md_opts *o = vopts;
@@ -744,42 +1071,71 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 		.nthreads = (int)o->threads, .files = (uint64_t)o->files,
 		.ndirs = (uint64_t)o->dirs, .ntops = o->shared ? 1 :
 						      (int)o->threads,
+		.rank = ctx->rank, .nranks = ctx->nranks > 0 ? ctx->nranks : 1,
 	};
+	size_t nr_counts;
 	int ret = 0;
 
+	r.peer = par_peer(r.rank, o->reorder, r.nranks);
 	fprintf(ctx->progress, "metadata: %d threads x %" PRIu64 " files of "
 		"%" PRIu64 " bytes in %" PRIu64 " %sdirectories, sync=%s, "
 		"names=%s, seed %" PRIu64 "\n", r.nthreads, r.files, o->size,
 		r.ndirs, o->shared ? "shared " : "", enum_name(sync_values,
 		o->sync), enum_name(names_values, o->names), r.seed);
-	if (o->shared && ctx->nranks > 1)
-		return error("metadata: shared=1 with %d MPI ranks is not "
-			     "supported yet (each rank uses its own "
-			     "directory without it)", ctx->nranks);
+	if (o->shared && r.nranks > 1)
+		fprintf(ctx->progress, "metadata: shared=1: all %d ranks in "
+			"one tree, %s/shared; each rank unlinks its own "
+			"files, rmdir is shared out like mkdir, rank 0 "
+			"removes the tree\n", r.nranks, ctx->shared_dir);
+	if (o->shared && (uint64_t)o->files * (uint64_t)o->threads *
+				 (uint64_t)r.nranks > MD_MAX_TOTAL)
+		return error("metadata: files x threads x ranks must not "
+			     "exceed %lld with shared=1", MD_MAX_TOTAL);
+	if (o->stonewall > 0)
+		fprintf(ctx->progress, "metadata: stonewall %.3g s on create, "
+			"wear-out %s\n", o->stonewall, o->wearout ? "on" :
+			"off");
+	reorder_note(&r);
+	if (same_options(&r))
+		return -1;
+	nr_counts = (size_t)r.nranks * (size_t)r.nthreads;
+	r.counts = xcalloc(nr_counts, sizeof(*r.counts));
+	for (size_t i = 0; i < nr_counts; i++)
+		r.counts[i] = r.files;
 	pthread_mutex_init(&r.mu, NULL);
 	pthread_cond_init(&r.cv, NULL);
-	ret = make_tops(&r);
+	/* with shared, nobody starts before rank 0 made the tree */
+	ret = wl_ranks_agree(ctx, make_tops(&r), "to create its directories");
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(order); i++) {
 		enum md_kind k = order[i];
+		bool pre_fail = false;
 
 		if (phase_stop_requested())
 			break;
 		if (k == MD_READ && !o->size)
 			continue;
+		if (k == MD_STAT && o->stonewall > 0 &&
+		    wl_ranks_agree(ctx, count_on_disk(&r),
+				   "the file count on disk")) {
+			ret = -1;
+			break;
+		}
 		if (o->cold && (k == MD_STAT || k == MD_READ ||
 				k == MD_UNLINK) && wl_cold_cache(ctx)) {
 			ret = error("cannot make the cache cold before '%s'",
 				    md_phase_names[k]);
 			break;
 		}
-		if (k == MD_RMDIR && check_empty(&r)) {
-			ret = -1;
-			break;
-		}
-		ret = md_phase(&r, k);
+		/* the rmdir phase runs anyway, failed, so that every rank
+		 * makes the same collective calls */
+		if (k == MD_RMDIR &&
+		    wl_ranks_agree(ctx, check_empty(&r), "the empty check"))
+			pre_fail = true;
+		ret = md_phase(&r, k, pre_fail);
 	}
 	if (!ret && !phase_stop_requested())
 		ret = remove_tops(&r);
+	free(r.counts);
 	pthread_cond_destroy(&r.cv);
 	pthread_mutex_destroy(&r.mu);
 	return ret;
@@ -796,6 +1152,25 @@ static void put_metric(FILE *out, const struct phase_rec *p,
 		fprintf(out, fmt, width, m->value);
 	else
 		fprintf(out, " %*s", width, "-");
+}
+
+/* mdtest's two figures: the rate at the stonewall and over the whole
+ * phase (wear-out included). */
+static void report_stonewall(FILE *out, const struct phase_rec *p)
+{
+	const struct metric *s = phase_rec_metric(p, "stonewall_s");
+	const struct metric *n = phase_rec_metric(p, "stonewall_files");
+	const struct metric *lo = phase_rec_metric(p, "stonewall_min");
+	const struct metric *hi = phase_rec_metric(p, "stonewall_max");
+	const struct metric *rate = phase_rec_metric(p, "files/s");
+
+	if (!s || !n)
+		return;
+	fprintf(out, "%s stonewall: %.0f files in %.3f s (%.0f/s), per "
+		"thread %.0f..%.0f; all %" PRIu64 " in %.3f s (%.0f/s)\n",
+		p->name, n->value, s->value, s->value > 0 ? n->value /
+		s->value : 0, lo ? lo->value : 0, hi ? hi->value : 0,
+		p->files, (double)p->m.wall_ns / 1e9, rate ? rate->value : 0);
 }
 
 static void md_report(FILE *out, const struct run_rec *run,
@@ -855,6 +1230,8 @@ static void md_report(FILE *out, const struct run_rec *run,
 			fprintf(out, "  (too short to time)");
 		fputc('\n', out);
 	}
+	for (size_t i = 0; i < wr->nr_phases; i++)
+		report_stonewall(out, &wr->phases[i]);
 	opt_release(md_opt_table, &o);
 }
 
@@ -863,8 +1240,7 @@ const struct workload wl_metadata = {
 	.summary = "fs_mark/mdtest-style storms: threads create, stat, read "
 		   "and unlink many files, mkdir and rmdir their directories",
 	.phases = md_phase_names,
-	/* Own directories per rank; md_run_fn refuses shared=1 across
-	 * ranks until ranks can share one tree. */
+	/* Own directories per rank, or with shared=1 one tree for all. */
 	.flags = WL_MPI_AWARE,
 	.opts = md_opt_table,
 	.opts_size = sizeof(struct md_opts),

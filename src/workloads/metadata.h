@@ -25,6 +25,9 @@ struct md_opts {
 	int sync;           /* enum md_sync */
 	bool cold;
 	long long seed;     /* 0: the run's --seed */
+	double stonewall;   /* create stops after this many seconds; 0: no */
+	bool wearout;       /* then every thread goes on to the largest count */
+	long long reorder;  /* stat/read the files of rank + reorder */
 };
 
 /* Bytes of a file name, NUL included. */
@@ -42,6 +45,17 @@ void md_name(char buf[MD_NAME_LEN], enum md_names names, uint64_t seed,
 uint64_t md_file_dir(uint64_t k, uint64_t files, uint64_t dirs);
 /* A seeded shuffle of 0..n-1 into order (the random access order). */
 void md_order(uint32_t *order, size_t n, bool shuffle, uint64_t seed);
+/*
+ * The visiting order of a phase after a create that made only the first
+ * count of its files (stonewall): those files, the create's order[0..count)
+ * (seeded with create_seed), visited in the phase's own order (seed).
+ * With count == files it is md_order(order, files, shuffle, seed).
+ */
+void md_visit_order(uint32_t *order, size_t count, size_t files,
+		    bool shuffle, uint64_t create_seed, uint64_t seed);
+/* The file number in a name made by md_name(), or UINT64_MAX if it is
+ * not such a name. */
+uint64_t md_name_num(const char *name, enum md_names names);
 /* Cross-field option rules: 0, or -1 with the reason in err. */
 int md_check(const void *opts, char *err, size_t errlen);
 

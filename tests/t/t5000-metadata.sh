@@ -5,7 +5,8 @@
 # directories each, then the same in one shared directory.  The store
 # must hold every phase with files = files x threads and one worker row
 # per thread, the fs_mark-like report must be printed, and nothing may
-# stay mounted or attached.
+# stay mounted or attached.  Then a stonewalled create, with and without
+# wear-out.
 . "$(dirname "$0")/lib.sh"
 need_loop
 need_cmd sqlite3
@@ -77,6 +78,30 @@ for fs in ext4 btrfs; do
 		nothing_left_under "$SCRATCH" && ok "$tag: no mount or loop device left" ||
 			not_ok "$tag: no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
 	done
+done
+# Alone (no MPI) a stonewall stops create at the deadline; without
+# wear-out what each thread made is what stat and unlink visit, with it
+# both threads go on to the larger count.
+for wo in no yes; do
+	tag="t5000-stonewall-wearout-$wo"
+	"$FSLAB" run --target "ext4:size=1G" --db "$DB" --scratch "$SCRATCH" --tag "$tag" \
+		--workload "metadata:files=30000,threads=2,stonewall=0.3,wearout=$wo,cold=no" \
+		>"$SCRATCH/$tag.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && ok "$tag: run exits 0" || not_ok "$tag: run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/$tag.out")"
+	run=$(q "select id from runs where tag = '$tag'")
+	ph() { q "select files from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = ${run:-0} and p.name = '$1'"; }
+	m() { q "select cast(m.value as integer) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = ${run:-0} and p.name = 'create' and m.name = '$1'"; }
+	c=$(ph create) sw=$(m stonewall_files) mx=$(m stonewall_max)
+	if [ $wo = no ]; then want=$sw; else want=$((2 * ${mx:-0})); fi
+	[ -n "$c" ] && [ "$c" -gt 0 ] && [ "$c" -lt 60000 ] && [ "$c" = "$want" ] &&
+		ok "$tag: create stopped at the deadline with $c files" ||
+		not_ok "$tag: create stopped at the deadline" "create $c, stonewall_files $sw, max $mx"
+	[ "$(ph stat)" = "$c" ] && [ "$(ph unlink)" = "$c" ] &&
+		ok "$tag: stat and unlink visit the $c files made" ||
+		not_ok "$tag: stat and unlink visit the files made" "stat $(ph stat) unlink $(ph unlink)"
+	nothing_left_under "$SCRATCH" && ok "$tag: no mount or loop device left" ||
+		not_ok "$tag: no mount or loop device left"
 done
 check_exit "bad option refused with usage exit" 2 \
 	"$FSLAB" run --target "ext4:size=1G" --workload "metadata:dirs=5,files=4" \

@@ -4,7 +4,8 @@
 # works in its own rank-NNNNN directory, rank 0 alone stores the IOR-style
 # aggregate (work summed over ranks, global time = latest end - earliest
 # start) with one worker row per rank, and a rank that fails ends the
-# job quickly with its rank and reason.
+# job quickly with its rank and reason.  metadata's stonewall + wear-out,
+# reorder=K and shared=1 across ranks.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cbdata.sh"
 need_loop
@@ -22,7 +23,7 @@ MPIRUN="mpirun --oversubscribe --allow-run-as-root"
 truncate -s 2G "$SCRATCH/shared.img"
 loop=$(losetup -f --show "$SCRATCH/shared.img") || { not_ok "losetup"; finish; exit 1; }
 cleanup_add "losetup -d $loop"
-mkfs.ext4 -q -F "$loop"
+mkfs.ext4 -q -F -N 400000 "$loop"
 mkdir "$SCRATCH/shared"
 mount "$loop" "$SCRATCH/shared"
 cleanup_add "umount '$SCRATCH/shared'"
@@ -73,8 +74,90 @@ for w in "metadata:files=500,threads=1,dirs=2,size=1k" \
 	[ "$n" -gt 0 ] && [ "$bad" -eq 0 ] && ok "$name: $n phases, 4 rank rows each, files summed" ||
 		not_ok "$name: 4 rank rows per phase, files summed" "$bad of $n phases"
 done
-check_exit "metadata shared=1 across ranks is refused, not wrong" 1 \
-	$MPIRUN -np 2 "$FSLAB" run --target "dir:$SCRATCH/shared" --workload metadata:files=10,shared=1 --no-store
+
+# mpirun -np 4 fslab run ... --workload metadata:OPTS --tag TAG; sets $r
+md4() {
+	local tag=$1 opts=$2
+	timeout 300 $MPIRUN -np 4 "$FSLAB" run --target "dir:$SCRATCH/shared" \
+		--workload "metadata:$opts" --db "$DB" --tag "$tag" \
+		>"$SCRATCH/$tag.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && ok "$tag: exits 0" || not_ok "$tag: exits 0" "exit $rc" "$(tail -15 "$SCRATCH/$tag.out")"
+	r=$(sqlite3 "$DB" "select id from runs where tag = '$tag'")
+}
+# per-rank files of phase $2 in run $1, "n0 n1 n2 n3"
+rank_files() {
+	sqlite3 "$DB" "select group_concat(files, ' ') from (select k.files from workers k join phases p on k.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = ${1:-0} and p.name = '$2' order by k.worker)"
+}
+metric() {
+	sqlite3 "$DB" "select m.value || ' ' || m.unit || ' ' || m.better from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = ${1:-0} and p.name = '$2' and m.name = '$3'"
+}
+
+# Stonewall + wear-out: at the deadline the ranks agree on the largest
+# count and every rank finishes up to it, so every rank has the same
+# number of files: in the stored per-rank rows and on disk (each rank
+# counts its files with readdir after the create).
+md4 mpi-stonewall "files=25000,stonewall=0.5,cold=no"
+c=$(rank_files "$r" create)
+set -- $c
+[ $# -eq 4 ] && [ "$1" = "$2" ] && [ "$2" = "$3" ] && [ "$3" = "$4" ] && [ "$1" -gt 0 ] &&
+	ok "stonewall+wear-out: every rank created the same count ($c)" ||
+	not_ok "stonewall+wear-out: every rank created the same count" "per rank: $c"
+per=$1
+swmax=$(metric "$r" create stonewall_max)
+[ "${swmax%% *}" = "$per.0" ] && ok "wear-out went up to the agreed largest count ($swmax)" ||
+	not_ok "wear-out went up to the agreed largest count" "stonewall_max '$swmax', per rank $per"
+lo=$(metric "$r" stat disk_files_min) hi=$(metric "$r" stat disk_files_max)
+[ "$lo" = "$per.0 files 0" ] && [ "$hi" = "$per.0 files 0" ] &&
+	ok "on disk every rank has $per files" || not_ok "on disk every rank has $per files" "min '$lo' max '$hi'"
+[ "$(rank_files "$r" stat)" = "$c" ] && [ "$(rank_files "$r" unlink)" = "$c" ] &&
+	ok "stat and unlink visit the same files on every rank" ||
+	not_ok "stat and unlink visit the same files on every rank" "stat $(rank_files "$r" stat) unlink $(rank_files "$r" unlink)"
+sws=$(metric "$r" create stonewall_s) swf=$(metric "$r" create stonewall_files) swr=$(metric "$r" create stonewall_files/s)
+case "$sws|$swf|$swr" in
+0.[5-9]*" s 0|"*" files 1|"*" files/s 1") ok "stonewall metrics stored with units and direction" ;;
+*) not_ok "stonewall metrics stored with units and direction" "'$sws' '$swf' '$swr'" ;;
+esac
+total=$(sqlite3 "$DB" "select files from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = ${r:-0} and p.name = 'create'")
+[ "${swf%%.*}" -le "$total" ] && [ "$total" -eq $((4 * per)) ] &&
+	ok "full count $total >= count at the stonewall ${swf%%.*}" || not_ok "full count >= count at the stonewall" "$swf vs $total"
+grep -Eq '^ +stonewall [0-9.]+ s: [0-9]+ files, [0-9]+ files/s; full [0-9.]+ s: '"$total"' files' "$SCRATCH/mpi-stonewall.out" &&
+	grep -q '^create stonewall: ' "$SCRATCH/mpi-stonewall.out" &&
+	ok "report and summary show stonewall and full time" ||
+	not_ok "report and summary show stonewall and full time" "$(grep -i stonewall "$SCRATCH/mpi-stonewall.out")"
+
+# reorder=1 without wear-out: the ranks stop with different counts, and
+# rank r's stat phase visits what rank r+1 made, so its stored row has
+# rank r+1's count (and the books would fail on any other directory).
+md4 mpi-reorder "files=1000000,stonewall=0.5,wearout=no,reorder=1"
+c=$(rank_files "$r" create) s=$(rank_files "$r" stat) u=$(rank_files "$r" unlink)
+set -- $c
+[ -n "$s" ] && [ "$s" = "$2 $3 $4 $1" ] && ok "reorder=1: rank r stats rank r+1's files ($c -> $s)" ||
+	not_ok "reorder=1: rank r stats rank r+1's files" "create $c, stat $s"
+[ "$u" = "$c" ] && ok "reorder=1: each rank unlinks its own files" || not_ok "reorder=1: each rank unlinks its own files" "create $c unlink $u"
+[ "$(printf '%s\n' $c | sort -u | wc -l)" -gt 1 ] && ok "the ranks' counts differ, so the shift is visible" ||
+	not_ok "the ranks' counts differ, so the shift is visible" "$c"
+[ "$(metric "$r" stat reorder)" = "1.0 ranks 0" ] && [ "$(metric "$r" stat peer_of_rank0)" = "1.0 rank 0" ] &&
+	ok "reorder and rank 0's peer stored" || not_ok "reorder and rank 0's peer stored" "$(metric "$r" stat reorder)"
+grep -q "all 4 ranks run on one node.*cold-cache step" "$SCRATCH/mpi-reorder.out" &&
+	ok "one-node note printed" || not_ok "one-node note printed" "$(grep reorder "$SCRATCH/mpi-reorder.out")"
+
+# shared=1: one tree for all ranks (mkdir makes dirs=4 directories in
+# all, not per rank), 4 x 2 x 500 files, aggregates the sum of the ranks.
+md4 mpi-shared "files=500,threads=2,dirs=4,shared=1,size=1k,names=random"
+got=$(sqlite3 "$DB" "select group_concat(p.name || '=' || p.files, ' ') from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = ${r:-0} order by p.seq")
+[ "$got" = "mkdir=4 create=4000 stat=4000 read=4000 unlink=4000 rmdir=4" ] &&
+	ok "shared=1: one tree of 4 directories, 4000 files" || not_ok "shared=1: one tree of 4 directories, 4000 files" "$got"
+bad=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = ${r:-0} and ((select count(*) from workers k where k.phase_id = p.id) != 4 or p.files != (select sum(files) from workers k where k.phase_id = p.id))")
+[ "$bad" = 0 ] && [ "$(rank_files "$r" create)" = "1000 1000 1000 1000" ] &&
+	ok "shared=1: aggregates are the sum of 4 ranks of 1000" || not_ok "shared=1: aggregates are the sum of the ranks" "$bad phases; $(rank_files "$r" create)"
+grep -q "shared=1: all 4 ranks in one tree, $SCRATCH/shared/metadata-0-r0/shared" "$SCRATCH/mpi-shared.out" &&
+	ok "shared=1: says where the one tree is" || not_ok "shared=1: says where the one tree is" "$(head -5 "$SCRATCH/mpi-shared.out")"
+left=$(find "$SCRATCH/shared" -mindepth 1 -maxdepth 1 ! -name lost+found | head -3)
+[ -z "$left" ] && ok "shared=1: nothing left in the shared directory" || not_ok "shared=1: nothing left in the shared directory" "$left"
+check_exit "ranks given different options are refused" 1 \
+	$MPIRUN -np 1 "$FSLAB" run --target "dir:$SCRATCH/shared" --workload metadata:files=10 --no-store : \
+	-np 1 "$FSLAB" run --target "dir:$SCRATCH/shared" --workload metadata:files=20 --no-store
 
 # A rank that cannot use its path ends the job, fast, with its reason.
 start=$SECONDS

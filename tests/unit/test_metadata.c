@@ -168,6 +168,7 @@ static void test_options(void **state)
 		"", "files=2000,threads=2,dirs=4,size=1k",
 		"shared=1,threads=4,names=random,seed=3",
 		"sync=fsync-dir", "sync=batch,cold=0", "dirs=10,files=10",
+		"stonewall=2.5,wearout=no", "reorder=-3", "reorder=1,shared=1",
 	};
 	static const struct { const char *s, *why; } bad[] = {
 		{ "files=0", "files" },
@@ -182,6 +183,10 @@ static void test_options(void **state)
 		{ "names=sorted", "names" },
 		{ "cold=maybe", "cold" },
 		{ "filez=10", "did you mean 'files'" },
+		{ "stonewall=-1", "stonewall" },
+		{ "stonewall=soon", "stonewall" },
+		{ "wearout=perhaps", "wearout" },
+		{ "reorder=x", "reorder" },
 	};
 	char err[256];
 
@@ -200,6 +205,61 @@ static void test_options(void **state)
 	}
 }
 
+/*
+ * After a create stopped at the stonewall, a phase visits exactly the
+ * files made (the create's first count), each once, in its own order.
+ */
+static void test_visit_order(void **state)
+{
+	enum { FILES = 500 };
+	uint32_t made[FILES], order[FILES];
+
+	(void)state;
+	md_order(made, FILES, true, 11);
+	for (size_t count = 0; count <= FILES; count += 97) {
+		char seen[FILES] = { 0 };
+		bool moved = false;
+
+		md_visit_order(order, count, FILES, true, 11, 12);
+		for (size_t i = 0; i < count; i++) {
+			seen[order[i]]++;
+			moved |= order[i] != made[i];
+		}
+		for (size_t i = 0; i < count; i++)
+			assert_int_equal(seen[made[i]], 1);
+		for (size_t i = count; i < FILES; i++)
+			assert_int_equal(seen[made[i]], 0);
+		if (count > 10)
+			assert_true(moved);
+	}
+	/* every file made: the same as the phase's own md_order */
+	md_visit_order(order, FILES, FILES, true, 11, 12);
+	md_order(made, FILES, true, 12);
+	assert_memory_equal(order, made, sizeof(order));
+	/* seq: the create went in order, so the first count, in order */
+	md_visit_order(order, 7, FILES, false, 11, 12);
+	for (uint32_t i = 0; i < 7; i++)
+		assert_int_equal(order[i], i);
+}
+
+static void test_name_num(void **state)
+{
+	char n[MD_NAME_LEN];
+
+	(void)state;
+	for (uint64_t num = 0; num < 3000000000ULL; num += 299999999) {
+		md_name(n, MD_NAMES_SEQ, 5, num);
+		assert_true(md_name_num(n, MD_NAMES_SEQ) == num);
+		md_name(n, MD_NAMES_RANDOM, 5, num);
+		assert_true(md_name_num(n, MD_NAMES_RANDOM) == num);
+	}
+	assert_true(md_name_num("lost+found", MD_NAMES_SEQ) == UINT64_MAX);
+	assert_true(md_name_num("abcdefghij0123456789", MD_NAMES_SEQ) ==
+		    UINT64_MAX);
+	assert_true(md_name_num("abcdefghij0123456789", MD_NAMES_RANDOM) ==
+		    123456789);
+}
+
 static void test_registered(void **state)
 {
 	(void)state;
@@ -216,6 +276,8 @@ int main(void)
 		cmocka_unit_test(test_file_dir),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_visit_order),
+		cmocka_unit_test(test_name_num),
 		cmocka_unit_test(test_registered),
 	};
 
