@@ -7,6 +7,7 @@
 # and fails the run, also in the store.  Workloads that cannot verify
 # refuse --verify with a usage error.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/verifylib.sh"
 need_loop
 need_cmd sqlite3
 need_cmd mkfs.ext4
@@ -47,19 +48,13 @@ n=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w
 # Corrupt block $blk of the scratch file while fslab is paused before
 # PHASE: the copy of block 0 there is a misdirected write.
 corrupt_run() {
-	local phase=$1 fs=$2 tag=$3 err=$SCRATCH/$3.err pid deadline file dev img
-	local ext phys0 phys
+	local phase=$1 fs=$2 tag=$3 err=$SCRATCH/$3.err pid file img
 	"$FSLAB" run --verify --pause-before "$phase" --target $fs:size=512M \
 		--workload "$bon" --db "$DB" --scratch "$SCRATCH" --tag "$tag" \
 		>"$SCRATCH/$tag.out" 2>"$err" &
 	pid=$!
 	cleanup_add "kill -9 $pid"
-	deadline=$((SECONDS + 120))
-	while ! grep -q "paused before phase $phase" "$err" && kill -0 $pid 2>/dev/null &&
-		[ $SECONDS -lt $deadline ]; do
-		sleep 0.2
-	done
-	if ! grep -q "paused before phase $phase (pid $pid)" "$err"; then
+	if ! pause_wait "$err" $pid "$phase"; then
 		not_ok "$tag: paused before $phase" "$(tail -5 "$err")"
 		kill -9 $pid 2>/dev/null
 		wait $pid
@@ -67,28 +62,11 @@ corrupt_run() {
 	fi
 	ok "$tag: paused before $phase"
 	file=$(sed -n 's/^bonnie: file \(.*\), 16M, .*/\1/p' "$err")
-	dev=$(findmnt -n -o SOURCE --target "$file")
-	img=$(cat "/sys/block/$(basename "$dev")/loop/backing_file")
-	# physical 4 KiB blocks of logical blocks 0 and $blk
-	ext=$(filefrag -v -b4096 "$file" | awk -v b=$blk '
-		$1 ~ /^[0-9]+:$/ {
-			gsub(/[.:]/, " "); split($0, f, " ")
-			# f: ext logical_start logical_end phys_start phys_end len
-			if (f[2] <= 0 && 0 <= f[3]) p0 = f[4] - f[2]
-			if (f[2] <= b && b <= f[3]) pb = f[4] + b - f[2]
-		}
-		END { print p0, pb }')
-	read -r phys0 phys <<<"$ext"
-	case "$img:$phys0:$phys" in
-	"$SCRATCH"/*:[0-9]*:[0-9]*) ok "$tag: found block $blk in the image" ;;
-	*) not_ok "$tag: found block $blk in the image" "img '$img' ext '$ext'"
-	   kill -9 $pid; wait $pid; return 1 ;;
-	esac
-	dd if="$img" of="$SCRATCH/b0" bs=4096 skip="$phys0" count=1 status=none &&
-		dd if="$SCRATCH/b0" of="$img" bs=4096 seek="$phys" count=1 \
-			conv=notrunc,fsync oflag=direct status=none
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
+	if img=$(image_copy_block "$file" 0 $blk) && [[ $img == "$SCRATCH"/* ]]; then
+		ok "$tag: block $blk overwritten in the image"
+	else
+		not_ok "$tag: block $blk overwritten in the image" "file '$file' img '$img'"
+	fi
 	kill -CONT $pid
 	wait $pid
 	RC=$?
