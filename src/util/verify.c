@@ -212,8 +212,9 @@ int verify_fd(int fd, uint64_t seed, uint64_t id, struct verify_bad *bad,
 int verify_fail(struct phase *ph, const char *path,
 		const struct verify_bad *bad)
 {
-	phase_fail(ph, "verify: file %s offset %llu: %s", path,
-		   (unsigned long long)bad->block, bad->what);
+	if (ph)
+		phase_fail(ph, "verify: file %s offset %llu: %s", path,
+			   (unsigned long long)bad->block, bad->what);
 	return error("verify: file %s offset %llu: %s", path,
 		     (unsigned long long)bad->block, bad->what);
 }

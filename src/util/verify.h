@@ -65,8 +65,8 @@ int verify_fd(int fd, uint64_t seed, uint64_t id, struct verify_bad *bad,
 	      uint64_t *bytes);
 
 /*
- * Record a mismatch: fail the phase with "verify: file PATH offset N:
- * WHAT" and print it.  Returns -1, for `return verify_fail(...)`.
+ * Record a mismatch: fail the phase (unless ph is NULL) with "verify:
+ * file PATH offset N: WHAT" and print it.  Returns -1, for `return verify_fail(...)`.
  */
 int verify_fail(struct phase *ph, const char *path,
 		const struct verify_bad *bad);

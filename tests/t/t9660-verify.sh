@@ -104,7 +104,7 @@ out=$("$FSLAB" run --verify --no-store --scratch "$SCRATCH" --workload tree 2>&1
 [[ $out == *"--verify is not supported by workload 'tree' (it writes the archive's own contents)"* ]] &&
 	ok "tree refusal says why" || not_ok "tree refusal says why" "$out"
 check_exit "--pause-before needs a phase" 2 "$FSLAB" run --pause-before= --no-store
-"$FSLAB" run --help | grep -q -- '--verify' && "$FSLAB" run --help | grep -q 'fsck writes no data' &&
+"$FSLAB" run --help | grep -q -- '--verify' && "$FSLAB" run --help | grep -q 'fsck writes no' &&
 	ok "--help describes --verify" || not_ok "--help describes --verify"
 
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
