@@ -66,9 +66,9 @@ static const char usage_text[] =
 	"                        its file, offset and seed) and check it on every\n"
 	"                        read and in a final verify-data phase; a\n"
 	"                        mismatch names file and offset and fails the\n"
-	"                        run: bonnie, compilebench, ffsb.  fsck writes no\n"
-	"                        data and ignores it; tree (the archive's own\n"
-	"                        data) and the others refuse it\n"
+	"                        run: bonnie, compilebench, distribute, ffsb.\n"
+	"                        fsck writes no data and ignores it; tree (the\n"
+	"                        archive's own data) and metadata refuse it\n"
 	"      --pause-before PHASE\n"
 	"                        debugging: before every phase named PHASE print\n"
 	"                        a line and stop (SIGSTOP) until SIGCONT, e.g. to\n"
@@ -85,7 +85,9 @@ static const char usage_text[] =
  * it.  The others refuse rather than pretend: tree writes the archive's
  * real contents, metadata and the rest do not write the pattern yet.
  */
-static const char *const verify_ok[] = { "bonnie", "compilebench", "ffsb", "fsck" };
+static const char *const verify_ok[] = {
+	"bonnie", "compilebench", "distribute", "ffsb", "fsck",
+};
 
 static bool verify_supported(const char *name)
 {

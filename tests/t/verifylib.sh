@@ -19,6 +19,9 @@ pause_wait() {
 # pattern a misdirected write.  Prints the image path; false on failure.
 image_copy_block() {
 	local file=$1 from=$2 to=$3 dev img ext pf pt tmp
+	# dirty pages first: written back later they would undo the damage,
+	# and delayed allocation has no extent to find yet
+	sync
 	dev=$(findmnt -n -o SOURCE --target "$file") || return 1
 	img=$(cat "/sys/block/$(basename "$dev")/loop/backing_file") || return 1
 	# filefrag -v -b4096: "N: lstart.. lend: pstart.. pend: len: ..."
