@@ -612,6 +612,7 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	ctx.progress = lead ? stderr : quiet_stream();
 	ctx.runner = rn;
 	ctx.wlrun = wr;
+	ctx.verify = cfg->verify;
 
 	if (!cfg->plain && lead)
 		fprintf(stderr, "fslab: %s on %s (rep %d, %d rank%s)\n",

@@ -39,6 +39,7 @@ struct run_config {
 	uint64_t seed;
 	const char *cmdline;     /* for the run row */
 	bool plain;              /* only the workloads' own output (drop-ins) */
+	bool verify;             /* --verify, copied to every wl_ctx */
 };
 
 /*

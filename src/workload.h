@@ -60,6 +60,8 @@ struct wl_ctx {
 	const char *shared_dir;   /* the directory all ranks share; dir is
 				   * its rank-NNNNN subdirectory under MPI,
 				   * the same as dir otherwise */
+	bool verify;              /* --verify: write the util/verify.h pattern
+				   * and check it on every read */
 };
 
 /* One configuration in a comparison: its label and its repetitions. */

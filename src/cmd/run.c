@@ -5,9 +5,11 @@
  * target: the README's "main job".
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "runner.h"
@@ -25,6 +27,7 @@ static const char usage_text[] =
 	"usage: fslab run [--target SPEC]... [--workload NAME[:key=val,...]]...\n"
 	"                 [--repeat N] [--db PATH] [--scratch DIR] [--tag LABEL]\n"
 	"                 [--seed N] [--json FILE] [--destroy-data=/dev/X]\n"
+	"                 [--verify] [--pause-before PHASE]\n"
 	"\n"
 	"Build each target, run each workload on it, measure and store every\n"
 	"phase.  Repetitions are interleaved across targets (A B A B ...), each\n"
@@ -59,11 +62,53 @@ static const char usage_text[] =
 	"      --fresh-vs-aged[=PROFILE]\n"
 	"                        also run every loop target aged to PROFILE\n"
 	"                        (default desktop) and report aged/fresh\n"
+	"      --verify          write verifiable data (every 4 KiB block carries\n"
+	"                        its file, offset and seed) and check it on every\n"
+	"                        read and in a final verify-data phase; a\n"
+	"                        mismatch names file and offset and fails the\n"
+	"                        run: bonnie, compilebench, distribute, ffsb.\n"
+	"                        fsck writes no data and ignores it; tree (the\n"
+	"                        archive's own data) and metadata refuse it\n"
+	"      --pause-before PHASE\n"
+	"                        debugging: before every phase named PHASE print\n"
+	"                        a line and stop (SIGSTOP) until SIGCONT, e.g. to\n"
+	"                        corrupt data behind fslab's back\n"
 	"      --destroy-data=/dev/X\n"
 	"                        allow formatting dev:/dev/X although it holds data\n"
 	"\n"
 	"Needs root for loop and dev: targets.  Exit codes: 0 success, 1 a run\n"
 	"failed, 2 usage error or a refused target.\n";
+
+/*
+ * Workloads that run with --verify: they write the util/verify.h pattern
+ * and check it.  fsck writes no file data, so the flag means nothing to
+ * it.  The others refuse rather than pretend: tree writes the archive's
+ * real contents, metadata and the rest do not write the pattern yet.
+ */
+static const char *const verify_ok[] = {
+	"bonnie", "compilebench", "distribute", "ffsb", "fsck",
+};
+
+static bool verify_supported(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(verify_ok); i++)
+		if (!strcmp(verify_ok[i], name))
+			return true;
+	return false;
+}
+
+/* --pause-before: a phase hook, so it runs before the phase measures. */
+static int pause_begin(void *data, struct wl_ctx *ctx, const char *phase)
+{
+	(void)ctx;
+	if (strcmp(phase, data))
+		return 0;
+	fprintf(stderr, "fslab: paused before phase %s (pid %d): send "
+		"SIGCONT to go on\n", phase, (int)getpid());
+	fflush(stderr);
+	raise(SIGSTOP);
+	return 0;
+}
 
 static char *join_cmdline(int argc, char **argv)
 {
@@ -115,7 +160,7 @@ int cmd_run(int argc, char **argv)
 {
 	enum { O_DB = 256, O_SCRATCH, O_TAG, O_SEED, O_JSON, O_DESTROY,
 	       O_NOSTORE, O_ORDER, O_REUSE, O_UNTIL, O_MAXREP,
-	       O_TRACE, O_FVA };
+	       O_TRACE, O_FVA, O_VERIFY, O_PAUSE };
 	static const struct option longopts[] = {
 		{ "target", required_argument, NULL, 't' },
 		{ "workload", required_argument, NULL, 'w' },
@@ -133,6 +178,8 @@ int cmd_run(int argc, char **argv)
 		{ "max-repeat", required_argument, NULL, O_MAXREP },
 		{ "trace", optional_argument, NULL, O_TRACE },
 		{ "fresh-vs-aged", optional_argument, NULL, O_FVA },
+		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "pause-before", required_argument, NULL, O_PAUSE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -232,6 +279,23 @@ int cmd_run(int argc, char **argv)
 		case O_TRACE:
 			trace_hook_register(optarg);
 			break;
+		case O_VERIFY:
+			cfg.verify = true;
+			break;
+		case O_PAUSE: {
+			static struct phase_hook pause_hook = {
+				.name = "pause-before",
+				.begin = pause_begin,
+			};
+
+			if (!*optarg)
+				usage_die("--pause-before needs a phase name");
+			if (pause_hook.data)
+				usage_die("--pause-before is given once");
+			pause_hook.data = optarg;
+			runner_add_hook(&pause_hook);
+			break;
+		}
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -267,6 +331,14 @@ int cmd_run(int argc, char **argv)
 				BUG("default suite: %s", err);
 		cfg.nr_wls = ARRAY_SIZE(default_suite);
 	}
+
+	for (size_t i = 0; i < cfg.nr_wls && cfg.verify; i++)
+		if (!verify_supported(cfg.wls[i].wl->name))
+			usage_die("--verify is not supported by workload '%s'%s",
+				  cfg.wls[i].wl->name,
+				  !strcmp(cfg.wls[i].wl->name, "tree") ?
+				  " (it writes the archive's own contents)" :
+				  " yet");
 
 	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
 	rc = runner_execute(&cfg);

@@ -30,6 +30,7 @@
 
 #include "util/pyrand.h"
 #include "util/util.h"
+#include "util/verify.h"
 #include "workloads/registry.h"
 
 #define MIB (1024ULL * 1024ULL)
@@ -518,7 +519,76 @@ struct bon_run {
 	long long nr_names;  /* entries in names */
 	bool on_disk;        /* the file-test directory exists */
 	bool stdio;
+	/*
+	 * --verify: the data is util/verify.h's pattern with ctx->seed; the
+	 * scratch file's id is that of its name "Bonnie.PID", a file-test
+	 * file's that of its own name (without the directory).
+	 */
+	bool verify;
+	const char *vname;  /* r->path relative to ctx->dir, for messages */
+	uint64_t vid;
+	unsigned char vblk[VERIFY_BLOCK]; /* per-char tests: current block */
 };
+
+/* A file-test file's name without its directory: its --verify id. */
+static const char *file_base(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash ? slash + 1 : name;
+}
+
+/* The per-char tests' expected byte at offset i. */
+static unsigned char vbyte(struct bon_run *r, uint64_t i)
+{
+	if (!(i % VERIFY_BLOCK))
+		verify_fill(r->ctx->seed, r->vid, i, r->vblk, VERIFY_BLOCK);
+	return r->vblk[i % VERIFY_BLOCK];
+}
+
+/* A block read back is not the pattern: fail the phase, say where. */
+static int bp_verify_fail(struct bon_run *r, struct phase *ph,
+			  const char *shown, uint64_t id, uint64_t off,
+			  const void *buf, size_t len)
+{
+	struct verify_bad bad;
+
+	if (verify_check(r->ctx->seed, id, off, buf, len, &bad))
+		BUG("verify_check passed what it failed");
+	return verify_fail(ph, shown, &bad);
+}
+
+/* Check what a read returned; 0 when it is the pattern. */
+static int bp_verify(struct bon_run *r, struct phase *ph, const char *shown,
+		     uint64_t id, uint64_t off, const void *buf, size_t len)
+{
+	struct verify_bad bad;
+
+	if (!r->verify || verify_check(r->ctx->seed, id, off, buf, len, &bad))
+		return 0;
+	return verify_fail(ph, shown, &bad);
+}
+
+/*
+ * A per-char read found a wrong byte at off: re-read its whole block to
+ * say what the block holds.
+ */
+static int bp_verify_byte(struct bon_run *r, struct phase *ph, int fd,
+			  uint64_t off)
+{
+	unsigned char blk[VERIFY_BLOCK];
+	uint64_t b = off - off % VERIFY_BLOCK;
+	ssize_t n = pread(fd, blk, sizeof(blk), (off_t)b);
+
+	if (n > 0 && !verify_check(r->ctx->seed, r->vid, b, blk, (size_t)n,
+				    &(struct verify_bad){ 0 }))
+		return bp_verify_fail(r, ph, r->vname, r->vid, b, blk,
+				      (size_t)n);
+	phase_fail(ph, "verify: file %s offset %llu: byte read differs from "
+		   "the pattern", r->vname, (unsigned long long)off);
+	return error("verify: file %s offset %llu: byte read differs from "
+		     "the pattern", r->vname, (unsigned long long)off);
+}
 
 struct bon_phase {
 	struct phase *ph;
@@ -673,7 +743,9 @@ static int test_putc(struct bon_run *r)
 			return bp_end(r, &bp, BON_PUTC,
 				      bp_fail(&bp, "create", r->path), -1);
 		for (uint64_t i = 0; i < n && !ret; i++) {
-			if (putc((int)(i & 0x7f), f) == EOF)
+			int c = r->verify ? vbyte(r, i) : (int)(i & 0x7f);
+
+			if (putc(c, f) == EOF)
 				ret = bp_fail(&bp, "write", r->path);
 			if ((i + 1) % chunk == 0) {
 				uint64_t t1 = now_ns();
@@ -698,7 +770,8 @@ static int test_putc(struct bon_run *r)
 			return bp_end(r, &bp, BON_PUTC,
 				      bp_fail(&bp, "create", r->path), -1);
 		for (uint64_t i = 0; i < n && !ret; i++) {
-			char c = (char)(i & 0x7f);
+			char c = r->verify ? (char)vbyte(r, i) :
+					     (char)(i & 0x7f);
 
 			if (write_full(fd, &c, 1))
 				ret = bp_fail(&bp, "write", r->path);
@@ -743,7 +816,11 @@ static int test_block_write(struct bon_run *r)
 		uint64_t t = now_ns();
 
 		/* one byte changed per chunk, so no two chunks are alike */
-		r->buf[i % chunk]++;
+		if (r->verify)
+			verify_fill(r->ctx->seed, r->vid, i * chunk, r->buf,
+				    chunk);
+		else
+			r->buf[i % chunk]++;
 		if (write_full(fd, r->buf, chunk))
 			ret = bp_fail(&bp, "write", r->path);
 		lat_add(&bp.lat, now_ns() - t);
@@ -780,7 +857,15 @@ static int test_rewrite(struct bon_run *r)
 		}
 		if (!n)
 			break;
-		r->buf[bp.ops % (uint64_t)n]++;
+		/* --verify: check what was read, write the same back */
+		if (r->verify) {
+			ret = bp_verify(r, bp.ph, r->vname, r->vid, bp.bytes,
+					r->buf, (size_t)n);
+			if (ret)
+				break;
+		} else {
+			r->buf[bp.ops % (uint64_t)n]++;
+		}
 		if (lseek(fd, -n, SEEK_CUR) < 0)
 			ret = bp_fail(&bp, "seek in", r->path);
 		else if (write_full(fd, r->buf, (size_t)n))
@@ -810,7 +895,13 @@ static int test_getc(struct bon_run *r)
 		if (!f)
 			return bp_end(r, &bp, BON_GETC,
 				      bp_fail(&bp, "open", r->path), -1);
-		while (got < n && getc(f) != EOF) {
+		int c;
+
+		while (got < n && (c = getc(f)) != EOF) {
+			if (r->verify && c != vbyte(r, got)) {
+				ret = bp_verify_byte(r, bp.ph, fileno(f), got);
+				break;
+			}
 			if (++got % chunk == 0) {
 				uint64_t t1 = now_ns();
 
@@ -839,6 +930,10 @@ static int test_getc(struct bon_run *r)
 				ret = bp_fail(&bp, "read", r->path);
 			if (k <= 0)
 				break;
+			if (r->verify && (unsigned char)c != vbyte(r, got)) {
+				ret = bp_verify_byte(r, bp.ph, fd, got);
+				break;
+			}
 			if (++got % chunk == 0) {
 				uint64_t t1 = now_ns();
 
@@ -875,6 +970,10 @@ static int test_block_read(struct bon_run *r)
 		if (n <= 0)
 			break;
 		lat_add(&bp.lat, now_ns() - t);
+		ret = bp_verify(r, bp.ph, r->vname, r->vid, bp.bytes, r->buf,
+				(size_t)n);
+		if (ret)
+			break;
 		bp.bytes += (uint64_t)n;
 		bp.ops++;
 	}
@@ -893,6 +992,9 @@ struct seeker {
 	uint64_t start_ns, end_ns, ops, bytes;
 	int err;            /* errno of the first failure, 0 if none */
 	const char *what;
+	bool bad;           /* --verify found a block that differs */
+	uint64_t bad_off;   /* ... read at this offset, */
+	char *bad_buf;      /* ... holding this (chunk bytes) */
 };
 
 static void *seeker_main(void *arg)
@@ -928,8 +1030,20 @@ static void *seeker_main(void *arg)
 		} else if (read_full(fd, buf, chunk) != (ssize_t)chunk) {
 			s->err = errno ? errno : EIO;
 			s->what = "read";
+		} else if (s->r->verify &&
+			   !verify_check(s->r->ctx->seed, s->r->vid,
+					 (uint64_t)off, buf, chunk,
+					 &(struct verify_bad){ 0 })) {
+			/* the main thread reports it, with phase_fail */
+			s->bad = true;
+			s->bad_off = (uint64_t)off;
+			s->bad_buf = buf;
+			buf = NULL;
+			break;
 		} else if (tk->update) {
-			buf[i % chunk]++;
+			/* --verify writes the pattern back unchanged */
+			if (!s->r->verify)
+				buf[i % chunk]++;
 			if (lseek(fd, off, SEEK_SET) < 0 ||
 			    write_full(fd, buf, chunk)) {
 				s->err = errno;
@@ -981,6 +1095,11 @@ static int test_seeks(struct bon_run *r)
 			errno = s[i].err;
 			ret = bp_fail(&bp, s[i].what, r->path);
 		}
+		if (s[i].bad && !ret)
+			ret = bp_verify_fail(r, bp.ph, r->vname, r->vid,
+					     s[i].bad_off, s[i].bad_buf,
+					     (size_t)r->o->chunk);
+		free(s[i].bad_buf);
 		if (s[i].start_ns < first)
 			first = s[i].start_ns;
 		if (s[i].end_ns > last)
@@ -1085,6 +1204,11 @@ static int test_create(struct bon_run *r, bool random)
 			size_t w = size - done < fchunk ? (size_t)(size - done)
 							: fchunk;
 
+			if (r->verify)
+				verify_fill(r->ctx->seed,
+					    verify_file_id(file_base(
+						    r->names[i])),
+					    done, buf, w);
 			if (write_full(fd, buf, w))
 				ret = bp_fail(&bp, "write", r->names[i]);
 			done += w;
@@ -1134,6 +1258,12 @@ static int stat_one(struct bon_run *r, struct bon_phase *bp, int dfd,
 				close(fd);
 				errno = n ? errno : EIO;
 				return bp_fail(bp, "read", shown);
+			}
+			if (bp_verify(r, bp->ph, shown,
+				      verify_file_id(file_base(name)),
+				      (uint64_t)done, tmp, (size_t)n)) {
+				close(fd);
+				return -1;
 			}
 			done += n;
 			bp->bytes += (uint64_t)n;
@@ -1299,6 +1429,9 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 	r.seed = o->seed >= 0 ? (uint64_t)o->seed : ctx->seed;
 	r.stdio = o->perchar == BON_PERCHAR_STDIO;
 	r.path = xasprintf("%s/Bonnie.%d", ctx->dir, (int)getpid());
+	r.verify = ctx->verify;
+	r.vname = r.path + strlen(ctx->dir) + 1;
+	r.vid = verify_file_id(r.vname);
 	r.fdir = xasprintf("%s/Bonnie.%d.d", ctx->dir, (int)getpid());
 	r.buf = aligned_alloc(DIRECT_ALIGN, (size_t)o->chunk);
 	if (!r.buf)
@@ -1323,6 +1456,9 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 		ret = between(&r) ? -1 : test_block_read(&r);
 	if (!ret && !phase_stop_requested())
 		ret = between(&r) ? -1 : test_seeks(&r);
+	/* --verify: the whole file once more, from the disk, at the end */
+	if (!ret && !phase_stop_requested() && r.verify)
+		ret = verify_phase_tree(ctx, r.vname);
 	if (unlink(r.path) && errno != ENOENT && !ret)
 		ret = error_errno("cannot remove '%s'", r.path);
 	for (int pass = 0; pass < 2 && r.files.n && !ret; pass++) {

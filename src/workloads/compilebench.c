@@ -22,6 +22,7 @@
 #include "cb/cbstate.h"
 #include "model/treemodel.h"
 #include "util/util.h"
+#include "util/verify.h"
 #include "workloads/registry.h"
 
 enum cb_fill { CB_FILL_A, CB_FILL_RANDOM };
@@ -166,6 +167,7 @@ struct cb_run {
 	char *buf;
 	size_t bufsize;
 	bool drop_err;
+	bool verify;         /* --verify: util/verify.h data */
 	struct kind_stats stats[K_NR];
 };
 
@@ -204,9 +206,30 @@ static void mkdirs_at(int dfd, char *path)
 	mkdirat(dfd, path, 0755);
 }
 
-/* Read fd to its end; bytes read added to *total. */
-static int read_all(struct cb_run *r, int fd, uint64_t *total)
+/*
+ * --verify file id and name: the path under the workload directory,
+ * TREE/PATH (bench_fd is ctx->dir), as the final verify-data pass sees
+ * it.
+ */
+static uint64_t cb_vid(const char *tree, const char *path, char *rel,
+		       size_t len)
 {
+	snprintf(rel, len, "%s/%s", tree, path);
+	return verify_file_id(rel);
+}
+
+/*
+ * Read fd to its end; bytes read added to *total.  With --verify each
+ * chunk is checked: -2 on a mismatch (failed and printed, in w's phase).
+ */
+static int read_all(struct cb_run *r, int fd, uint64_t *total,
+		    struct op_work *w, const char *tree, const char *path)
+{
+	char rel[PATH_MAX];
+	uint64_t vid = r->verify ? cb_vid(tree, path, rel, sizeof(rel)) : 0;
+	uint64_t off = 0;
+	struct verify_bad bad;
+
 	for (;;) {
 		ssize_t n = read(fd, r->buf, r->bufsize);
 
@@ -216,6 +239,12 @@ static int read_all(struct cb_run *r, int fd, uint64_t *total)
 			return -1;
 		if (!n)
 			return 0;
+		if (r->verify && !verify_check(r->ctx->seed, vid, off, r->buf,
+					       (size_t)n, &bad)) {
+			verify_fail(w->ph, rel, &bad);
+			return -2;
+		}
+		off += (uint64_t)n;
 		*total += (uint64_t)n;
 	}
 }
@@ -253,7 +282,9 @@ static int write_set(struct cb_run *r, struct op_work *w, const char *tree,
 	treemodel_init(&seen);
 	for (size_t i = 0; i < m->nr && !ret; i++) {
 		const char *path = m->e[i].path, *slash = strrchr(path, '/');
-		uint64_t left = m->e[i].size, rd = 0;
+		uint64_t left = m->e[i].size, rd = 0, off, vid = 0;
+		char rel[PATH_MAX];
+		struct stat sb;
 		int fd;
 
 		if (phase_stop_requested()) {
@@ -282,15 +313,33 @@ static int write_set(struct cb_run *r, struct op_work *w, const char *tree,
 			ret = op_error(r, w, "open", tree, path);
 			break;
 		}
-		if (readfirst && (read_all(r, fd, &rd) || ftruncate(fd, 0))) {
-			ret = op_error(r, w, "read and truncate", tree, path);
+		if (readfirst) {
+			int rc = read_all(r, fd, &rd, w, tree, path);
+
+			if (rc == -2)
+				ret = -1;
+			else if (rc || ftruncate(fd, 0))
+				ret = op_error(r, w, "read and truncate", tree,
+					       path);
+		}
+		/* --verify: O_APPEND writes land at the end as it is now */
+		off = 0;
+		if (!ret && r->verify) {
+			if (fstat(fd, &sb))
+				ret = op_error(r, w, "stat", tree, path);
+			else
+				off = (uint64_t)sb.st_size;
+			vid = cb_vid(tree, path, rel, sizeof(rel));
 		}
 		while (!ret && left) {
 			size_t cur = left < r->bufsize ? (size_t)left :
 				     r->bufsize;
 
+			if (r->verify)
+				verify_fill(r->ctx->seed, vid, off, r->buf, cur);
 			if (write_full(fd, r->buf, cur))
 				ret = op_error(r, w, "write", tree, path);
+			off += cur;
 			left -= cur;
 		}
 		if (close(fd) && !ret)
@@ -373,10 +422,16 @@ static int walk_file(struct walk *wk, int dfd, const char *name)
 	switch (wk->mode) {
 	case WALK_READ:
 		fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || read_all(r, fd, &w->bytes))
+		if (fd < 0) {
 			ret = op_error(r, w, "read", wk->tree, wk->path);
-		if (fd >= 0)
-			close(fd);
+			break;
+		}
+		ret = read_all(r, fd, &w->bytes, w, wk->tree, wk->path);
+		if (ret == -1)
+			ret = op_error(r, w, "read", wk->tree, wk->path);
+		else if (ret)
+			ret = -1;
+		close(fd);
 		break;
 	case WALK_STAT:
 		if (fstatat(dfd, name, &sb, 0))
@@ -733,6 +788,7 @@ static int cb_run_fn(struct wl_ctx *ctx, const void *vopts)
 		cb_sets_release(&r.sets);
 		return error_errno("cannot open '%s'", ctx->dir);
 	}
+	r.verify = ctx->verify;
 	r.bufsize = (size_t)o->buffer_size;
 	r.buf = xmalloc(r.bufsize);
 	if (o->data == CB_FILL_RANDOM)
@@ -762,6 +818,9 @@ static int cb_run_fn(struct wl_ctx *ctx, const void *vopts)
 			r.drop_err = true;
 		}
 	}
+	/* --verify: every tree the run leaves, once more from the disk */
+	if (!ret && !stopped && r.verify)
+		ret = verify_phase_tree(ctx, NULL);
 	if (!ret && !stopped)
 		ret = summary(&r);
 	cb_state_release(&r.st);

@@ -39,6 +39,7 @@
 
 #include "stats/lathist.h"
 #include "util/util.h"
+#include "util/verify.h"
 #include "workloads/registry.h"
 
 #define NS 1000000000ULL
@@ -478,6 +479,7 @@ struct dist_run {
 	unsigned running;
 	char *err;
 	char buf[IOBUF];        /* file contents */
+	bool verify;            /* --verify: util/verify.h data */
 };
 
 static bool stopping(struct dist_run *r)
@@ -549,6 +551,18 @@ static void sleep_until(struct dist_run *r, uint64_t t)
 	}
 }
 
+/*
+ * --verify file id: "i<instance>/<name>".  A file keeps its name through
+ * the pool, the outgoing directories and the destinations (links, copies
+ * and renames), so every copy of it carries the same pattern.
+ */
+static uint64_t dist_vid(unsigned inst, const char *name, char *rel,
+			 size_t len)
+{
+	snprintf(rel, len, "i%u/%s", inst, name);
+	return verify_file_id(rel);
+}
+
 /* Write one file as `.name`, then rename it to `name`. */
 static int produce_one(struct dist_thread *t, uint64_t seq)
 {
@@ -557,9 +571,15 @@ static int produce_one(struct dist_thread *t, uint64_t seq)
 	int sfd = in->src_fd[t->src], fd;
 	uint64_t size = dist_file_size(r->seed, in->idx, t->src, seq,
 				       r->min_size, r->max_size), left;
-	char name[32], dot[40];
+	char name[32], dot[40], rel[300];
+	uint64_t vid = 0;
+	const char *buf = r->buf;
 
 	dist_file_name(name, sizeof(name), t->src, seq);
+	if (r->verify) {
+		vid = dist_vid(in->idx, name, rel, sizeof(rel));
+		buf = t->buf;
+	}
 	snprintf(dot, sizeof(dot), ".%s", name);
 	fd = openat(sfd, dot, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -567,7 +587,9 @@ static int produce_one(struct dist_thread *t, uint64_t seq)
 	for (left = size; left;) {
 		size_t n = left < IOBUF ? (size_t)left : IOBUF;
 
-		if (write_full(fd, r->buf, n))
+		if (r->verify)
+			verify_fill(r->ctx->seed, vid, size - left, t->buf, n);
+		if (write_full(fd, buf, n))
 			goto fail_close;
 		left -= n;
 	}
@@ -846,11 +868,19 @@ out:
 	}
 }
 
+/*
+ * Copy name to dot.  With --verify what is read is checked first: a
+ * mismatch fails the run (thread_fail) and returns -2.
+ */
 static int copy_file(struct dist_thread *t, int from_dir, int to_dir,
 		     const char *name, const char *dot)
 {
 	int in_fd = openat(from_dir, name, O_RDONLY | O_CLOEXEC), out_fd;
 	int ret = 0;
+	char rel[300];
+	uint64_t vid = t->r->verify ? dist_vid(t->in->idx, name, rel,
+					       sizeof(rel)) : 0, off = 0;
+	struct verify_bad bad;
 
 	if (in_fd < 0)
 		return -1;
@@ -869,6 +899,17 @@ static int copy_file(struct dist_thread *t, int from_dir, int to_dir,
 			ret = (int)n;
 			break;
 		}
+		if (t->r->verify &&
+		    !verify_check(t->r->ctx->seed, vid, off, t->buf,
+				  (size_t)n, &bad)) {
+			thread_fail(t->r, "verify: file %s offset %llu: %s "
+				    "(copying it to i%u/d%u)", rel,
+				    (unsigned long long)bad.block, bad.what,
+				    t->in->idx, t->dest);
+			ret = -2;
+			break;
+		}
+		off += (uint64_t)n;
 		if (write_full(out_fd, t->buf, (size_t)n)) {
 			ret = -1;
 			break;
@@ -901,9 +942,14 @@ static int deliver_one(struct dist_thread *t, int jfd,
 		break;
 	case DIST_COPY:
 		what = "copy";
-		if (copy_file(t, jfd, dfd, name, dot))
+		switch (copy_file(t, jfd, dfd, name, dot)) {
+		case 0:
+			goto rename;
+		case -2:
+			return -1;      /* the mismatch is the error */
+		default:
 			goto fail;
-		goto rename;
+		}
 	default:
 		what = "link";
 		if (linkat(jfd, name, dfd, dot, 0))
@@ -1199,6 +1245,7 @@ static void run_init(struct dist_run *r, struct wl_ctx *ctx,
 			    sizeof(err)))
 		BUG("unchecked size: %s", err);
 	memset(r->buf, 'd', sizeof(r->buf));
+	r->verify = ctx->verify;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cond, NULL);
 	r->inst = xcalloc(r->ninst, sizeof(*r->inst));
@@ -1263,6 +1310,9 @@ static void run_init(struct dist_run *r, struct wl_ctx *ctx,
 	for (unsigned i = 0; i < r->ninst; i++)
 		for (unsigned s = 0; s < r->nsrc; s++) {
 			r->th[k].role = ROLE_PRODUCE;
+			/* --verify: each producer fills its own buffer */
+			if (r->verify)
+				r->th[k].buf = xmalloc(IOBUF);
 			r->th[k].src = s;
 			r->th[k].in = &r->inst[i];
 			r->th[k].worker = (int)k;
@@ -1589,9 +1639,10 @@ struct verify_state {
 	struct dist_run *r;
 	struct dist_ledger l;
 	struct phase *ph;
-	uint64_t files, ops, bad;
+	uint64_t files, ops, bad, bytes;
 	unsigned inst;
 	char *first_bad;        /* the first flaw found while walking */
+	char *data_bad;         /* --verify: the first content mismatch */
 };
 
 static void PRINTF(2, 3) verify_bad(struct verify_state *v,
@@ -1606,6 +1657,40 @@ static void PRINTF(2, 3) verify_bad(struct verify_state *v,
 	if (vasprintf(&v->first_bad, fmt, ap) < 0)
 		v->first_bad = xstrdup("verification failed");
 	va_end(ap);
+}
+
+/*
+ * --verify: read one file and check its data.  A mismatch is kept in
+ * v->data_bad (the first one) and counted as a flaw; -1 only when the
+ * file cannot be read.
+ */
+static int verify_content(struct verify_state *v, int dfd, const char *rel,
+			  const char *name)
+{
+	struct dist_run *r = v->r;
+	struct verify_bad bad;
+	char vrel[300];
+	uint64_t vid = dist_vid(v->inst, name, vrel, sizeof(vrel)), n = 0;
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return error_errno("cannot open '%s/%s/%s/%s'", r->ctx->dir,
+				   TOPDIR, rel, name);
+	rc = verify_fd(fd, r->ctx->seed, vid, &bad, &n);
+	close(fd);
+	if (rc < 0)
+		return error_errno("cannot read '%s/%s/%s/%s'", r->ctx->dir,
+				   TOPDIR, rel, name);
+	v->bytes += n;
+	if (rc > 0) {
+		v->bad++;
+		if (!v->data_bad)
+			v->data_bad = xasprintf("verify: file %s/%s offset "
+						"%llu: %s", rel, name,
+						(unsigned long long)bad.block,
+						bad.what);
+	}
+	return 0;
 }
 
 /* Walk one directory of files, marking each in the ledger. */
@@ -1656,6 +1741,8 @@ static int verify_dir(struct verify_state *v, int dfd, const char *rel,
 			verify_bad(v, "'%s/%s' has %lld bytes, expected %llu",
 				   rel, de->d_name, (long long)sb.st_size,
 				   (unsigned long long)want);
+		else if (r->verify && verify_content(v, dfd, rel, de->d_name))
+			return -1;
 	}
 	closedir(d);
 	return 0;
@@ -1757,7 +1844,7 @@ static int verify_phase(struct dist_run *r, bool drained)
 				   "outgoing directory", i, vd.flaw_dest);
 		}
 	}
-	phase_work(ph, 0, v.files, v.ops);
+	phase_work(ph, v.bytes, v.files, v.ops);
 	phase_metric(ph, "expected", (double)expected, "files", BETTER_NONE);
 	phase_metric(ph, "verified", (double)got, "files", BETTER_NONE);
 	phase_metric(ph, "backlog", (double)backlog, "files", BETTER_NONE);
@@ -1766,7 +1853,11 @@ static int verify_phase(struct dist_run *r, bool drained)
 	phase_metric(ph, "flaws", (double)v.bad, "files", BETTER_LOWER);
 	phase_metric(ph, "drained", drained, "bool", BETTER_NONE);
 	phase_metric(ph, "ok", !ret && !v.bad, "bool", BETTER_HIGHER);
-	if (!ret && v.bad) {
+	if (!ret && v.data_bad) {
+		error("%s", v.data_bad);
+		phase_fail(ph, "%s", v.data_bad);
+		ret = -1;
+	} else if (!ret && v.bad) {
 		error("distribute accounting failed: %s (%llu flaws)",
 		      v.first_bad, (unsigned long long)v.bad);
 		phase_fail(ph, "accounting failed: %s", v.first_bad);
@@ -1775,6 +1866,7 @@ static int verify_phase(struct dist_run *r, bool drained)
 		phase_fail(ph, "cannot walk the distribution directories");
 	}
 	free(v.first_bad);
+	free(v.data_bad);
 	if (phase_end(r->ctx, ph, NULL) < 0)
 		ret = -1;
 	return ret;

@@ -28,6 +28,7 @@
 #include "stats/lathist.h"
 #include "stats/stats.h"
 #include "util/util.h"
+#include "util/verify.h"
 #include "workloads/registry.h"
 
 struct ffsb_opts {
@@ -96,6 +97,7 @@ struct slot {
 struct fset {
 	const struct ffsb_fs *fs;
 	char *dir;          /* rewritten location */
+	char *rel;          /* its data/ relative to ctx->dir (--verify ids) */
 	int data_fd, meta_fd;
 	pthread_mutex_t lock;
 	struct slot *slots;
@@ -247,7 +249,21 @@ struct ffsb_run {
 	uint64_t deadline;
 	atomic_bool stop;
 	int oflags;                     /* O_DIRECT or 0 */
+	bool verify;                    /* --verify: util/verify.h data */
 };
+
+/*
+ * --verify file id: that of the path relative to the workload directory
+ * ("data/d3/f17", "fs1/data/f2"), as the final verify-data pass sees it.
+ * A reused slot is a new file of the same name: the same pattern.
+ */
+static uint64_t file_vid(const struct fset *s, const char *name)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "%s/%s", s->rel, name);
+	return verify_file_id(rel);
+}
 
 static int wfail(struct worker *w, const char *what, const struct fset *s,
 		 const char *name)
@@ -259,23 +275,46 @@ static int wfail(struct worker *w, const char *what, const struct fset *s,
 	return -1;
 }
 
-/* Write len bytes in blocks of bs: FFSB's writefile_helper. */
-static int write_blocks(struct worker *w, int fd, uint64_t len, uint64_t bs)
+/*
+ * Write len bytes in blocks of bs: FFSB's writefile_helper.  With
+ * --verify each block is the pattern for where it lands (vid: the file's
+ * id), so the file position is asked once.
+ */
+static int write_blocks(struct worker *w, int fd, uint64_t len, uint64_t bs,
+			uint64_t vid)
 {
+	off_t off = 0;
+
+	if (w->run->verify && (off = lseek(fd, 0, SEEK_CUR)) < 0)
+		return -1;
 	while (len) {
 		size_t cur = len < bs ? (size_t)len : (size_t)bs;
 
+		if (w->run->verify)
+			verify_fill(w->run->ctx->seed, vid, (uint64_t)off,
+				    w->buf, cur);
 		if (write_full(fd, w->buf, cur))
 			return -1;
+		off += (off_t)cur;
 		len -= cur;
 	}
 	return 0;
 }
 
-/* Read len bytes in blocks of bs; EOF early is fine (the file shrank). */
+/*
+ * Read len bytes in blocks of bs; EOF early is fine (the file shrank).
+ * --verify checks each block: a mismatch fails the worker with file and
+ * offset (w->failed set, -1 returned).
+ */
 static int read_blocks(struct worker *w, int fd, uint64_t len, uint64_t bs,
-		       uint64_t *got)
+		       uint64_t *got, const struct fset *s, const char *name)
 {
+	uint64_t vid = w->run->verify ? file_vid(s, name) : 0;
+	struct verify_bad bad;
+	off_t off = 0;
+
+	if (w->run->verify && (off = lseek(fd, 0, SEEK_CUR)) < 0)
+		return -1;
 	while (len) {
 		size_t cur = len < bs ? (size_t)len : (size_t)bs;
 		ssize_t n = read(fd, w->buf, cur);
@@ -286,6 +325,17 @@ static int read_blocks(struct worker *w, int fd, uint64_t len, uint64_t bs,
 			return -1;
 		if (!n)
 			break;
+		if (w->run->verify &&
+		    !verify_check(w->run->ctx->seed, vid, (uint64_t)off,
+				  w->buf, (size_t)n, &bad)) {
+			snprintf(w->errmsg, sizeof(w->errmsg), "verify: file "
+				 "%s/%s offset %llu: %s", s->rel, name,
+				 (unsigned long long)bad.block, bad.what);
+			w->failed = true;
+			atomic_store(&w->run->stop, true);
+			return -1;
+		}
+		off += n;
 		*got += (uint64_t)n;
 		len -= (uint64_t)n;
 	}
@@ -377,13 +427,15 @@ static int run_op(struct worker *w, enum ffsb_op op)
 					w, span(size, bs));
 
 				ret = lseek(fd, off, SEEK_SET) < 0 ||
-				      read_blocks(w, fd, bs, bs, &got);
+				      read_blocks(w, fd, bs, bs, &got, s,
+						  name);
 			}
 		} else if (tg->read_skip) {
 			uint64_t n = tg->read_size / bs;
 
 			for (uint64_t i = 0; i < n && !ret; i++)
-				ret = read_blocks(w, fd, bs, bs, &got) ||
+				ret = read_blocks(w, fd, bs, bs, &got, s,
+						  name) ||
 				      lseek(fd, (off_t)tg->read_skipsize,
 					    SEEK_CUR) < 0;
 		} else {
@@ -391,7 +443,8 @@ static int run_op(struct worker *w, enum ffsb_op op)
 							    tg->read_size));
 
 			ret = lseek(fd, off, SEEK_SET) < 0 ||
-			      read_blocks(w, fd, tg->read_size, bs, &got);
+			      read_blocks(w, fd, tg->read_size, bs, &got, s,
+					  name);
 		}
 		moved = tg->read_size;
 		w->rbytes += got;
@@ -407,7 +460,7 @@ static int run_op(struct worker *w, enum ffsb_op op)
 		what = "read";
 		ret = fstat(fd, &sb) ||
 		      read_blocks(w, fd, (uint64_t)sb.st_size,
-				  tg->read_blocksize, &got);
+				  tg->read_blocksize, &got, s, name);
 		moved = got;
 		w->rbytes += got;
 		break;
@@ -429,14 +482,16 @@ static int run_op(struct worker *w, enum ffsb_op op)
 					w, span(size, bs));
 
 				ret = lseek(fd, off, SEEK_SET) < 0 ||
-				      write_blocks(w, fd, bs, bs);
+				      write_blocks(w, fd, bs, bs,
+						   file_vid(s, name));
 			}
 		} else {
 			off_t off = (off_t)rand_offset(w, span(size,
 							    tg->write_size));
 
 			ret = lseek(fd, off, SEEK_SET) < 0 ||
-			      write_blocks(w, fd, tg->write_size, bs);
+			      write_blocks(w, fd, tg->write_size, bs,
+					   file_vid(s, name));
 		}
 		if (!ret && (ret = do_fsync(w, fd, op)))
 			what = "fsync";
@@ -455,7 +510,7 @@ static int run_op(struct worker *w, enum ffsb_op op)
 		what = "write";
 		ret = fstat(fd, &sb) ||
 		      write_blocks(w, fd, (uint64_t)sb.st_size,
-				   tg->write_blocksize);
+				   tg->write_blocksize, file_vid(s, name));
 		if (!ret && (ret = do_fsync(w, fd, op)))
 			what = "fsync";
 		moved = (uint64_t)sb.st_size;
@@ -464,13 +519,21 @@ static int run_op(struct worker *w, enum ffsb_op op)
 	}
 	case FFSB_OP_APPEND:
 	case FFSB_OP_APPEND_FSYNC:
-		fd = openat(s->data_fd, name, O_WRONLY | O_APPEND |
+		/*
+		 * --verify: no O_APPEND but a write at the end as found, so
+		 * the pattern matches where the bytes land; two threads
+		 * appending at once then write the same bytes at the same
+		 * place instead of a misplaced copy.
+		 */
+		fd = openat(s->data_fd, name, O_WRONLY |
+			    (w->run->verify ? 0 : O_APPEND) |
 			    O_CLOEXEC | w->run->oflags);
 		if (fd < 0)
 			break;
 		what = "append to";
-		ret = write_blocks(w, fd, tg->write_size,
-				   tg->write_blocksize);
+		ret = (w->run->verify && lseek(fd, 0, SEEK_END) < 0) ||
+		      write_blocks(w, fd, tg->write_size,
+				   tg->write_blocksize, file_vid(s, name));
 		if (!ret && (ret = do_fsync(w, fd, op)))
 			what = "fsync";
 		moved = grew = tg->write_size;
@@ -487,7 +550,8 @@ static int run_op(struct worker *w, enum ffsb_op op)
 		if (fd < 0)
 			break;
 		what = "write";
-		ret = write_blocks(w, fd, size, tg->write_blocksize);
+		ret = write_blocks(w, fd, size, tg->write_blocksize,
+				   file_vid(s, name));
 		if (!ret && (ret = do_fsync(w, fd, op)))
 			what = "fsync";
 		moved = size;
@@ -546,7 +610,7 @@ static int run_op(struct worker *w, enum ffsb_op op)
 		what = "close";
 		ret = -1;
 	}
-	if (ret)
+	if (ret && !w->failed)
 		wfail(w, what, s, name);
 	if (op == FFSB_OP_CREATE || op == FFSB_OP_CREATE_FSYNC) {
 		if (!ret)
@@ -651,10 +715,13 @@ static int set_open(struct ffsb_run *r, size_t i)
 	s->data_fd = s->meta_fd = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	/* one filesystem: the target's directory; more: fsN under it */
-	if (r->p.nr_fs == 1)
+	if (r->p.nr_fs == 1) {
 		s->dir = xstrdup(base);
-	else
+		s->rel = xstrdup("data");
+	} else {
 		s->dir = xasprintf("%s/fs%zu", base, i);
+		s->rel = xasprintf("fs%zu/data", i);
+	}
 	if (r->p.nr_fs > 1 && mkdir(s->dir, 0755) && errno != EEXIST)
 		return error_errno("cannot create directory '%s'", s->dir);
 	bfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -683,6 +750,7 @@ static void set_close(struct fset *s)
 		close(s->meta_fd);
 	pthread_mutex_destroy(&s->lock);
 	free(s->dir);
+	free(s->rel);
 	free(s->slots);
 	free(s->live);
 	free(s->freed);
@@ -706,7 +774,7 @@ static uint64_t init_target(const struct fset *s)
 
 /* The initial file set: num_files files (and up to init_size/util). */
 static int setup_set(struct fset *s, struct phase *ph, struct pyrand *rng,
-		     char *buf)
+		     char *buf, const struct wl_ctx *ctx)
 {
 	uint64_t target = init_target(s), bytes = 0, files = 0;
 	uint64_t bs = s->fs->create_blocksize;
@@ -732,6 +800,9 @@ static int setup_set(struct fset *s, struct phase *ph, struct pyrand *rng,
 		for (uint64_t left = size; left;) {
 			size_t cur = left < bs ? (size_t)left : (size_t)bs;
 
+			if (ctx->verify)
+				verify_fill(ctx->seed, file_vid(s, name),
+					    size - left, buf, cur);
 			if (write_full(fd, buf, cur)) {
 				int e = errno;
 
@@ -778,7 +849,7 @@ static int do_setup(struct ffsb_run *r)
 	buf = aligned_buf((size_t)bs, r->seed);
 	pyrand_seed(&rng, ffsb_thread_seed(r->seed, UINT_MAX));
 	for (size_t i = 0; i < r->nr_sets && !ret; i++)
-		ret = setup_set(&r->sets[i], ph, &rng, buf);
+		ret = setup_set(&r->sets[i], ph, &rng, buf, r->ctx);
 	if (!ret && !phase_stop_requested() && wl_sync(r->ctx)) {
 		phase_fail(ph, "sync failed");
 		ret = -1;
@@ -998,6 +1069,7 @@ static int ffsb_run_fn(struct wl_ctx *ctx, const void *vopts)
 	r->time_s = o->time ? (unsigned)o->time : r->p.time;
 	r->seed = o->seed >= 0 ? (uint64_t)o->seed : ctx->seed;
 	r->oflags = r->p.directio ? O_DIRECT : 0;
+	r->verify = ctx->verify;
 	atomic_init(&r->stop, false);
 	for (size_t i = 0; i < r->p.nr_tg; i++) {
 		const struct ffsb_tg *tg = &r->p.tg[i];
@@ -1038,6 +1110,9 @@ static int ffsb_run_fn(struct wl_ctx *ctx, const void *vopts)
 		ret = do_setup(r);
 	if (!ret && !phase_stop_requested())
 		ret = do_run(r);
+	/* --verify: every file the run leaves, once more from the disk */
+	if (!ret && !phase_stop_requested() && r->verify)
+		ret = verify_phase_tree(ctx, NULL);
 	for (size_t i = 0; i < r->nr_sets; i++)
 		if (r->sets[i].fs)
 			set_close(&r->sets[i]);
