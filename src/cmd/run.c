@@ -66,9 +66,9 @@ static const char usage_text[] =
 	"                        its file, offset and seed) and check it on every\n"
 	"                        read and in a final verify-data phase; a\n"
 	"                        mismatch names file and offset and fails the\n"
-	"                        run: bonnie, compilebench, distribute, ffsb.\n"
-	"                        fsck writes no data and ignores it; tree (the\n"
-	"                        archive's own data) and metadata refuse it\n"
+	"                        run: bonnie, compilebench, distribute, ffsb,\n"
+	"                        metadata.  fsck writes no data and ignores it;\n"
+	"                        tree (the archive's own data) refuses it\n"
 	"      --pause-before PHASE\n"
 	"                        debugging: before every phase named PHASE print\n"
 	"                        a line and stop (SIGSTOP) until SIGCONT, e.g. to\n"
@@ -82,11 +82,11 @@ static const char usage_text[] =
 /*
  * Workloads that run with --verify: they write the util/verify.h pattern
  * and check it.  fsck writes no file data, so the flag means nothing to
- * it.  The others refuse rather than pretend: tree writes the archive's
- * real contents, metadata and the rest do not write the pattern yet.
+ * it.  tree refuses rather than pretend: it writes the archive's real
+ * contents.
  */
 static const char *const verify_ok[] = {
-	"bonnie", "compilebench", "distribute", "ffsb", "fsck",
+	"bonnie", "compilebench", "distribute", "ffsb", "fsck", "metadata",
 };
 
 static bool verify_supported(const char *name)

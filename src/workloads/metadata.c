@@ -37,6 +37,7 @@
 #include "stats/lathist.h"
 #include "util/pyrand.h"
 #include "util/util.h"
+#include "util/verify.h"
 #include "workloads/registry.h"
 
 /* Largest total file count: the name keeps it in ten digits. */
@@ -247,6 +248,7 @@ struct md_run {
 	struct phase *ph;       /* the phase running, for the stonewall */
 	bool final_round;       /* create: no wear-out round follows */
 	bool wearing_out;       /* create: past the stonewall */
+	bool verify;            /* --verify: util/verify.h data */
 	/* the start gate: threads get ready, then start together */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -272,6 +274,8 @@ struct md_worker {
 	uint64_t sync_ns;               /* batch: the syncfs, if ours */
 	struct lathist lat;
 	int err;                        /* errno of the first failure */
+	bool bad_data;                  /* --verify mismatch, in bad */
+	struct verify_bad bad;
 	const char *what;
 	char path[64];
 };
@@ -320,15 +324,35 @@ static bool worker_stop(struct md_worker *w)
 	       atomic_load_explicit(&w->r->abort, memory_order_relaxed);
 }
 
-/* Write n bytes by repeating buf (bufsize bytes). */
-static int write_n(int fd, const char *buf, size_t bufsize, uint64_t n)
+/*
+ * --verify file id: that of the path relative to the directory that holds
+ * the top directories ("t0/d3/NAME", "shared/d0/NAME"), which alone is
+ * ctx->dir, as the final verify-data pass walks it.
+ */
+static uint64_t file_vid(const struct md_worker *w)
 {
-	while (n) {
-		size_t cur = n < bufsize ? (size_t)n : bufsize;
+	char top[32], rel[128];
 
+	top_name(w->r, worker_top(w), top, sizeof(top));
+	snprintf(rel, sizeof(rel), "%s/%s", top, w->path);
+	return verify_file_id(rel);
+}
+
+/* Write n bytes by repeating buf (bufsize bytes), or with --verify the
+ * pattern of file vid, generated chunk by chunk into buf. */
+static int write_n(int fd, char *buf, size_t bufsize, uint64_t n,
+		   const struct md_run *r, uint64_t vid)
+{
+	uint64_t off = 0;
+
+	while (off < n) {
+		size_t cur = n - off < bufsize ? (size_t)(n - off) : bufsize;
+
+		if (r->verify)
+			verify_fill(r->ctx->seed, vid, off, buf, cur);
 		if (write_full(fd, buf, cur) < 0)
 			return -1;
-		n -= cur;
+		off += cur;
 	}
 	return 0;
 }
@@ -345,7 +369,8 @@ static int op_create(struct md_worker *w, uint64_t dir, int *dirfd,
 		worker_fail(w, "create");
 		return -1;
 	}
-	if (r->o->size && write_n(fd, w->buf, w->bufsize, r->o->size)) {
+	if (r->o->size && write_n(fd, w->buf, w->bufsize, r->o->size, r,
+				  r->verify ? file_vid(w) : 0)) {
 		worker_fail(w, "write");
 		close(fd);
 		return -1;
@@ -387,7 +412,7 @@ static int op_create(struct md_worker *w, uint64_t dir, int *dirfd,
 
 static int op_read(struct md_worker *w)
 {
-	uint64_t total = 0;
+	uint64_t total = 0, vid = w->r->verify ? file_vid(w) : 0;
 	int fd = openat(w->topfd, w->path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0 && errno == ENOENT) {
@@ -410,6 +435,15 @@ static int op_read(struct md_worker *w)
 		}
 		if (!n)
 			break;
+		if (w->r->verify &&
+		    !verify_check(w->r->ctx->seed, vid, total, w->buf,
+				  (size_t)n, &w->bad)) {
+			errno = EILSEQ;
+			w->bad_data = true;
+			worker_fail(w, "verify");
+			close(fd);
+			return -1;
+		}
 		total += (uint64_t)n;
 	}
 	close(fd);
@@ -818,7 +852,13 @@ static int md_phase(struct md_run *r, enum md_kind kind, bool pre_fail)
 		phase_metric(ph, "disk_files_max", (double)r->disk_max,
 			     "files", BETTER_NONE);
 	}
-	if (failed) {
+	if (failed && failed->bad_data) {
+		char top[32], rel[128];
+
+		top_name(r, worker_top(failed), top, sizeof(top));
+		snprintf(rel, sizeof(rel), "%s/%s", top, failed->path);
+		ret = verify_fail(ph, rel, &failed->bad);
+	} else if (failed) {
 		char top[32];
 
 		top_name(r, worker_top(failed), top, sizeof(top));
@@ -1072,6 +1112,7 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 		.ndirs = (uint64_t)o->dirs, .ntops = o->shared ? 1 :
 						      (int)o->threads,
 		.rank = ctx->rank, .nranks = ctx->nranks > 0 ? ctx->nranks : 1,
+		.verify = ctx->verify,
 	};
 	size_t nr_counts;
 	int ret = 0;
@@ -1091,6 +1132,11 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 				 (uint64_t)r.nranks > MD_MAX_TOTAL)
 		return error("metadata: files x threads x ranks must not "
 			     "exceed %lld with shared=1", MD_MAX_TOTAL);
+	/* the final pass walks ctx->dir; a shared tree lives beside it */
+	if (r.verify && o->shared && r.nranks > 1)
+		return error("metadata: --verify with shared=1 on several "
+			     "ranks is not supported (each rank verifies its "
+			     "own tree); use shared=0 or run on one rank");
 	if (o->stonewall > 0)
 		fprintf(ctx->progress, "metadata: stonewall %.3g s on create, "
 			"wear-out %s\n", o->stonewall, o->wearout ? "on" :
@@ -1120,6 +1166,10 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 			ret = -1;
 			break;
 		}
+		/* --verify "at the end": what unlink is about to remove */
+		if (k == MD_UNLINK && r.verify &&
+		    (ret = verify_phase_tree(ctx, NULL)) < 0)
+			break;
 		if (o->cold && (k == MD_STAT || k == MD_READ ||
 				k == MD_UNLINK) && wl_cold_cache(ctx)) {
 			ret = error("cannot make the cache cold before '%s'",
