@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "util/pyrand.h"
+#include "par.h"
 #include "util/util.h"
 #include "util/verify.h"
 #include "workloads/registry.h"
@@ -479,6 +480,9 @@ static const struct opt bon_opt_table[] = {
 	{ "seed", OPT_INT, OFF(seed), "-1",
 	  "seed for seeks, names and sizes (-1: the run seed)",
 	  -1, LLONG_MAX, NULL },
+	{ "reorder", OPT_INT, OFF(reorder), "0",
+	  "MPI cache defeat (IOR -C): getc and block read read the file "
+	  "of rank r+K (mod ranks)", 0, 1000000, NULL },
 	OPT_END,
 };
 
@@ -528,7 +532,81 @@ struct bon_run {
 	const char *vname;  /* r->path relative to ctx->dir, for messages */
 	uint64_t vid;
 	unsigned char vblk[VERIFY_BLOCK]; /* per-char tests: current block */
+	/*
+	 * reorder=K: the read tests swap path, vname and vid for those of
+	 * rank peer's scratch file (its name has that rank's pid).
+	 */
+	int peer;
+	char *peer_path, *own_path;
+	const char *own_vname;
+	uint64_t peer_vid, own_vid;
 };
+
+/* Point the read tests at rank peer's file (on) or back at ours. */
+static void read_peer(struct bon_run *r, bool on)
+{
+	if (!r->peer_path)
+		return;
+	r->path = on ? r->peer_path : r->own_path;
+	r->vname = on ? r->peer_path : r->own_vname;
+	r->vid = on ? r->peer_vid : r->own_vid;
+}
+
+/* The stored evidence of reorder: whose file rank 0 read. */
+static void add_reorder(const struct bon_run *r, struct phase *ph)
+{
+	if (!r->o->reorder)
+		return;
+	phase_metric(ph, "reorder", (double)r->o->reorder, "ranks",
+		     BETTER_NONE);
+	phase_metric(ph, "peer_of_rank0",
+		     (double)par_peer(0, r->o->reorder, r->ctx->nranks),
+		     "rank", BETTER_NONE);
+}
+
+/*
+ * reorder=K: learn every rank's pid (the scratch file is Bonnie.PID in
+ * each rank's directory) and aim the read tests at rank r+K's file.
+ * Collective when reorder is set (every rank has the same options).
+ */
+static void setup_reorder(struct bon_run *r)
+{
+	struct wl_ctx *ctx = r->ctx;
+	int n = ctx->nranks > 0 ? ctx->nranks : 1;
+	uint64_t mine = (uint64_t)getpid(), *pids;
+	char *dir, name[32];
+
+	if (!r->o->reorder)
+		return;
+	pids = xcalloc((size_t)n, sizeof(*pids));
+	par_allgather_u64(&mine, 1, pids);
+	r->peer = par_peer(ctx->rank, r->o->reorder, n);
+	if (r->peer == ctx->rank) {
+		fprintf(ctx->progress, "bonnie: reorder=%lld: every rank reads "
+			"its own file (%d rank%s), so it does not defeat the "
+			"cache\n", r->o->reorder, n, n == 1 ? "" : "s");
+		free(pids);
+		return;
+	}
+	dir = wl_rank_dir(ctx, r->peer);
+	snprintf(name, sizeof(name), "Bonnie.%llu",
+		 (unsigned long long)pids[r->peer]);
+	r->own_path = r->path;
+	r->own_vname = r->vname;
+	r->own_vid = r->vid;
+	r->peer_path = path_join(dir, name);
+	r->peer_vid = verify_file_id(name);
+	fprintf(ctx->progress, "bonnie: reorder=%lld: getc and block read "
+		"read %s (rank %d)\n", r->o->reorder, r->peer_path, r->peer);
+	if (par_nodes() == 1)
+		fprintf(ctx->progress, "bonnie: note: all %d ranks run on one "
+			"node and share its page cache, so reading another "
+			"rank's file does not defeat it; the cold-cache step "
+			"(cold=1%s) still is what makes it cold\n", n,
+			r->o->cold ? ", on" : ", now OFF");
+	free(dir);
+	free(pids);
+}
 
 /* A file-test file's name without its directory: its --verify id. */
 static const char *file_base(const char *name)
@@ -889,6 +967,7 @@ static int test_getc(struct bon_run *r)
 	int ret = 0;
 
 	bp_begin(r, &bp, BON_GETC);
+	add_reorder(r, bp.ph);
 	if (r->stdio) {
 		FILE *f = fopen(r->path, "r");
 
@@ -957,6 +1036,7 @@ static int test_block_read(struct bon_run *r)
 	int fd, ret = 0;
 
 	bp_begin(r, &bp, BON_READ);
+	add_reorder(r, bp.ph);
 	fd = open_block(r, O_RDONLY);
 	if (fd < 0)
 		return bp_end(r, &bp, BON_READ,
@@ -1433,6 +1513,7 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 	r.vname = r.path + strlen(ctx->dir) + 1;
 	r.vid = verify_file_id(r.vname);
 	r.fdir = xasprintf("%s/Bonnie.%d.d", ctx->dir, (int)getpid());
+	setup_reorder(&r);
 	r.buf = aligned_alloc(DIRECT_ALIGN, (size_t)o->chunk);
 	if (!r.buf)
 		BUG("out of memory");
@@ -1450,10 +1531,16 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 	if (!ret && !phase_stop_requested())
 		ret = between(&r) ? -1 : test_rewrite(&r);
 	if (!ret && !phase_stop_requested() &&
-	    o->perchar != BON_PERCHAR_NONE)
+	    o->perchar != BON_PERCHAR_NONE) {
+		read_peer(&r, true);
 		ret = between(&r) ? -1 : test_getc(&r);
-	if (!ret && !phase_stop_requested())
+		read_peer(&r, false);
+	}
+	if (!ret && !phase_stop_requested()) {
+		read_peer(&r, true);
 		ret = between(&r) ? -1 : test_block_read(&r);
+		read_peer(&r, false);
+	}
 	if (!ret && !phase_stop_requested())
 		ret = between(&r) ? -1 : test_seeks(&r);
 	/* --verify: the whole file once more, from the disk, at the end */
@@ -1481,7 +1568,8 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 	bon_names_free(r.names, r.nr_names);
 	free(r.dir_of);
 	free(r.buf);
-	free(r.path);
+	free(r.own_path ? r.own_path : r.path);
+	free(r.peer_path);
 	free(r.fdir);
 	return ret;
 }

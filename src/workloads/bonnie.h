@@ -40,6 +40,7 @@ struct bon_opts {
 	bool cold;
 	char *machine;      /* "": the host name */
 	long long seed;     /* -1: from the run seed */
+	long long reorder;  /* MPI: getc and block read read rank r+K's file */
 };
 
 struct bon_files {

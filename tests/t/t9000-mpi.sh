@@ -142,6 +142,28 @@ set -- $c
 grep -q "all 4 ranks run on one node.*cold-cache step" "$SCRATCH/mpi-reorder.out" &&
 	ok "one-node note printed" || not_ok "one-node note printed" "$(grep reorder "$SCRATCH/mpi-reorder.out")"
 
+# bonnie reorder=1 with --verify: rank r's block read reads rank r+1's
+# Bonnie.PID (that rank's pid, learnt from the others), and its data
+# checks against that file's id, which only rank r+1's file holds.
+# Progress comes from rank 0 alone.
+tag=mpi-bonnie-reorder
+timeout 300 $MPIRUN -np 4 "$FSLAB" run --verify --target "dir:$SCRATCH/shared" \
+	--workload "bonnie:size=16M,ram=0,files=0,seeks=100,perchar=none,reorder=1" \
+	--db "$DB" --tag $tag >"$SCRATCH/$tag.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "bonnie reorder=1 --verify on 4 ranks exits 0" ||
+	not_ok "bonnie reorder=1 --verify on 4 ranks exits 0" "exit $rc" "$(tail -15 "$SCRATCH/$tag.out")"
+own=$(sed -n 's|^bonnie: file .*/rank-00000/Bonnie\.\([0-9]*\),.*|\1|p' "$SCRATCH/$tag.out")
+peer=$(sed -n 's|^bonnie: reorder=1: getc and block read read .*/rank-00001/Bonnie\.\([0-9]*\) (rank 1)$|\1|p' "$SCRATCH/$tag.out")
+[ -n "$own" ] && [ -n "$peer" ] && [ "$own" != "$peer" ] &&
+	ok "bonnie reorder=1: rank 0 reads rank 1's file (Bonnie.$peer, its own is Bonnie.$own)" ||
+	not_ok "bonnie reorder=1: rank 0 reads rank 1's file" "$(grep '^bonnie: ' "$SCRATCH/$tag.out")"
+r=$(sqlite3 "$DB" "select id from runs where tag = '$tag'")
+[ "$(metric "$r" block-read peer_of_rank0)" = "1.0 rank 0" ] &&
+	[ "$(sqlite3 "$DB" "select p.status from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = ${r:-0} and p.name = 'block-read'")" = ok ] &&
+	ok "bonnie reorder: block read verified, rank 0's peer stored" ||
+	not_ok "bonnie reorder: block read verified, rank 0's peer stored" "$(metric "$r" block-read peer_of_rank0)"
+
 # shared=1: one tree for all ranks (mkdir makes dirs=4 directories in
 # all, not per rank), 4 x 2 x 500 files, aggregates the sum of the ranks.
 md4 mpi-shared "files=500,threads=2,dirs=4,shared=1,size=1k,names=random"
