@@ -15,9 +15,6 @@ need_cmd filefrag
 scratch_dir
 
 mix=$TOP/examples/ffsb/small-mix.ffsb
-q() {
-	sqlite3 "$DB" "select $1 from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$2' $3"
-}
 
 for fs in ext4 xfs; do
 	"$FSLAB" run --verify --target $fs:size=1G \
@@ -27,10 +24,10 @@ for fs in ext4 xfs; do
 	rc=$?
 	[ $rc -eq 0 ] && ok "$fs: clean --verify run exits 0" ||
 		not_ok "$fs: clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
-	st=$(q "p.name || ':' || p.status" "clean-$fs" "order by p.seq" | tr '\n' ' ')
+	st=$(vq "p.name || ':' || p.status" "clean-$fs" "order by p.seq" | tr '\n' ' ')
 	[ "$st" = "setup:ok run:ok verify-data:ok " ] && ok "$fs: setup, run and verify-data pass" ||
 		not_ok "$fs: setup, run and verify-data pass" "got '$st'"
-	n=$(q p.files "clean-$fs" "and p.name = 'verify-data'")
+	n=$(vq p.files "clean-$fs" "and p.name = 'verify-data'")
 	[ "${n:-0}" -ge 250 ] && ok "$fs: verify-data checked the files left ($n)" ||
 		not_ok "$fs: verify-data checked the files left" "got '$n'"
 done
@@ -55,19 +52,9 @@ EOF
 # corrupt TAG PROFILE PHASE FILE-PICKER BLOCK: pause before PHASE, copy
 # block 0 of the file the picker prints over BLOCK, go on.
 corrupt() {
-	local tag=$1 prof=$2 phase=$3 pick=$4 blk=$5 err=$SCRATCH/$1.err pid dir img
-	"$FSLAB" run --verify --pause-before "$phase" --target ext4:size=1G \
-		--workload "ffsb:profile=$prof,seed=7" --db "$DB" \
-		--scratch "$SCRATCH" --tag "$tag" >"$SCRATCH/$tag.out" 2>"$err" &
-	pid=$!
-	cleanup_add "kill -9 $pid"
-	if ! pause_wait "$err" $pid "$phase"; then
-		not_ok "$tag: paused before $phase" "$(tail -5 "$err")"
-		kill -9 $pid 2>/dev/null
-		wait $pid
-		return 1
-	fi
-	dir=$(sed -n 's/^ffsb: profile .* in \(.*\)$/\1/p' "$err")
+	local tag=$1 prof=$2 phase=$3 pick=$4 blk=$5 dir img
+	paused_start "$tag" "$phase" "ffsb:profile=$prof,seed=7" || return 1
+	dir=$(sed -n 's/^ffsb: profile .* in \(.*\)$/\1/p' "$ERR")
 	FILE=$(cd "$dir" && $pick)
 	if [ -n "$FILE" ] && img=$(image_copy_block "$dir/$FILE" 0 "$blk") &&
 		[[ $img == "$SCRATCH"/* ]]; then
@@ -75,25 +62,7 @@ corrupt() {
 	else
 		not_ok "$tag: block $blk of $FILE overwritten in the image" "dir '$dir'"
 	fi
-	kill -CONT $pid
-	wait $pid
-	RC=$?
-	ERR=$err
-}
-
-check_caught() {
-	local tag=$1 phase=$2 off=$3 st
-	[ $RC -eq 1 ] && ok "$tag: run exits 1" || not_ok "$tag: run exits 1" "exit $RC" "$(tail -5 "$ERR")"
-	grep -q "verify: file $FILE offset $off: block holds file [0-9a-f]* offset 0 (misdirected write within the file)" "$ERR" &&
-		ok "$tag: mismatch names $FILE, offset $off and what the block holds" ||
-		not_ok "$tag: mismatch names $FILE, offset $off and what the block holds" "$(grep -i verify "$ERR")"
-	st=$(q "p.status || ' ' || p.error" "$tag" "and p.name = '$phase'")
-	case "$st" in
-	"failed verify: file $FILE offset $off: block holds file "*) ok "$tag: $phase stored as failed with the mismatch" ;;
-	*) not_ok "$tag: $phase stored as failed with the mismatch" "got '$st'" ;;
-	esac
-	st=$(sqlite3 "$DB" "select status from runs where tag = '$tag'")
-	[ "$st" = failed ] && ok "$tag: run stored as failed" || not_ok "$tag: run stored as failed" "got '$st'"
+	paused_resume
 }
 
 if corrupt in-run "$SCRATCH/readall.ffsb" run "echo data/f0" 5; then

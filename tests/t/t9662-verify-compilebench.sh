@@ -20,9 +20,6 @@ make_small_cbdata "$SCRATCH/cbdata"
 # seed 4 compiles (appends to the trees)
 cb="compilebench:initial-dirs=2,runs=10,seed=1,sources=$SCRATCH/cbdata"
 cb4="compilebench:initial-dirs=2,runs=10,seed=4,sources=$SCRATCH/cbdata"
-q() {
-	sqlite3 "$DB" "select $1 from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$2' $3"
-}
 
 for fs in ext4 xfs; do
 	w=$cb
@@ -33,12 +30,12 @@ for fs in ext4 xfs; do
 	rc=$?
 	[ $rc -eq 0 ] && ok "$fs: clean --verify run exits 0" ||
 		not_ok "$fs: clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
-	n=$(q "count(*)" "clean-$fs" "and p.status != 'ok'")
-	v=$(q "p.files" "clean-$fs" "and p.name = 'verify-data' and p.status = 'ok'")
+	n=$(vq "count(*)" "clean-$fs" "and p.status != 'ok'")
+	v=$(vq "p.files" "clean-$fs" "and p.name = 'verify-data' and p.status = 'ok'")
 	[ "$n" = 0 ] && [ "${v:-0}" -gt 100 ] && ok "$fs: every phase and verify-data ($v files) pass" ||
 		not_ok "$fs: every phase and verify-data pass" "failed phases $n, verify-data files '$v'"
 done
-ops=$(q "group_concat(distinct p.name)" clean-ext4 "")$(q "group_concat(distinct p.name)" clean-xfs "")
+ops=$(vq "group_concat(distinct p.name)" clean-ext4 "")$(vq "group_concat(distinct p.name)" clean-xfs "")
 [[ $ops == *patch* && $ops == *read* && $ops == *compile* ]] &&
 	ok "the clean run read, compiled and patched" || not_ok "the clean run read, compiled and patched" "$ops"
 
@@ -85,7 +82,7 @@ for phase in read verify-data; do
 	for f in "${FILES[@]}"; do [ "$f" = "$file" ] && found=1; done
 	[ -n "$found" ] && ok "$tag: mismatch names a corrupted file ($file), offset and what it holds" ||
 		not_ok "$tag: mismatch names a corrupted file, offset and what it holds" "$(grep -i verify "$ERR")" "corrupted: ${FILES[*]}"
-	st=$(q "p.status || ' ' || p.error" "$tag" "and p.name = '$phase' and p.status = 'failed'")
+	st=$(vq "p.status || ' ' || p.error" "$tag" "and p.name = '$phase' and p.status = 'failed'")
 	[ "$st" = "failed $msg" ] && ok "$tag: $phase stored as failed with the mismatch" ||
 		not_ok "$tag: $phase stored as failed with the mismatch" "got '$st'"
 	st=$(sqlite3 "$DB" "select status from runs where tag = '$tag'")

@@ -13,9 +13,6 @@ need_cmd mkfs.ext4
 need_cmd mkfs.xfs
 need_cmd filefrag
 scratch_dir
-q() {
-	sqlite3 "$DB" "select $1 from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$2' $3"
-}
 
 for cfg in ext4:link xfs:copy; do
 	fs=${cfg%:*} how=${cfg#*:}
@@ -26,7 +23,7 @@ for cfg in ext4:link xfs:copy; do
 	rc=$?
 	[ $rc -eq 0 ] && ok "$fs ($how): clean --verify run exits 0" ||
 		not_ok "$fs ($how): clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
-	b=$(q p.bytes "clean-$fs" "and p.name = 'verify' and p.status = 'ok'")
+	b=$(vq p.bytes "clean-$fs" "and p.name = 'verify' and p.status = 'ok'")
 	[ "${b:-0}" -ge $((1000 * 8192)) ] && ok "$fs ($how): verify phase read every delivered file ($b bytes)" ||
 		not_ok "$fs ($how): verify phase read every delivered file" "bytes '$b'"
 done
@@ -65,7 +62,7 @@ check_caught() {
 	[ $RC -eq 1 ] && ok "$tag: run exits 1" || not_ok "$tag: run exits 1" "exit $RC" "$(tail -5 "$ERR")"
 	grep -q "$pat" "$ERR" && ok "$tag: mismatch names the file, offset 4096 and what it holds" ||
 		not_ok "$tag: mismatch names the file, offset 4096 and what it holds" "want: $pat" "$(grep -i verify "$ERR")"
-	st=$(q "p.status || ' ' || p.error" "$tag" "and p.name = '$phase'")
+	st=$(vq "p.status || ' ' || p.error" "$tag" "and p.name = '$phase'")
 	[[ $st == "failed verify: file "*" offset 4096: block holds file "* ]] &&
 		ok "$tag: $phase stored as failed with the mismatch" ||
 		not_ok "$tag: $phase stored as failed with the mismatch" "got '$st'"

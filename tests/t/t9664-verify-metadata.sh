@@ -14,9 +14,6 @@ need_cmd filefrag
 scratch_dir
 
 wl="metadata:files=300,size=16k,dirs=2,threads=2"
-q() {
-	sqlite3 "$DB" "select $1 from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$2' $3"
-}
 
 for fs in ext4 xfs; do
 	"$FSLAB" run --verify --target $fs:size=1G --workload "$wl" --db "$DB" \
@@ -25,11 +22,11 @@ for fs in ext4 xfs; do
 	rc=$?
 	[ $rc -eq 0 ] && ok "$fs: clean --verify run exits 0" ||
 		not_ok "$fs: clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
-	st=$(q "p.name || ':' || p.status" "clean-$fs" "order by p.seq" | tr '\n' ' ')
+	st=$(vq "p.name || ':' || p.status" "clean-$fs" "order by p.seq" | tr '\n' ' ')
 	[ "$st" = "mkdir:ok create:ok stat:ok read:ok verify-data:ok unlink:ok rmdir:ok " ] &&
 		ok "$fs: verify-data runs before unlink and passes" ||
 		not_ok "$fs: verify-data runs before unlink and passes" "got '$st'"
-	n=$(q "p.files || ' ' || p.bytes" "clean-$fs" "and p.name = 'verify-data'")
+	n=$(vq "p.files || ' ' || p.bytes" "clean-$fs" "and p.name = 'verify-data'")
 	[ "$n" = "600 9830400" ] && ok "$fs: verify-data checked every file and byte" ||
 		not_ok "$fs: verify-data checked every file and byte" "got '$n'"
 done
@@ -55,18 +52,8 @@ wait $pid
 # corrupt TAG PHASE BLOCK: pause before PHASE, copy block 0 of the first
 # file of t0/d0 over BLOCK in the image, go on.
 corrupt() {
-	local tag=$1 phase=$2 blk=$3 err=$SCRATCH/$1.err pid path img
-	"$FSLAB" run --verify --pause-before "$phase" --target ext4:size=1G \
-		--workload "$wl" --db "$DB" --scratch "$SCRATCH" --tag "$tag" \
-		>"$SCRATCH/$tag.out" 2>"$err" &
-	pid=$!
-	cleanup_add "kill -9 $pid"
-	if ! pause_wait "$err" $pid "$phase"; then
-		not_ok "$tag: paused before $phase" "$(tail -5 "$err")"
-		kill -9 $pid 2>/dev/null
-		wait $pid
-		return 1
-	fi
+	local tag=$1 phase=$2 blk=$3 path img
+	paused_start "$tag" "$phase" "$wl" || return 1
 	path=$(find "$SCRATCH" -path '*/t0/d0/*' -type f | sort | head -1)
 	FILE=t0/d0/${path##*/}
 	if [ -n "$path" ] && img=$(image_copy_block "$path" 0 "$blk") &&
@@ -75,25 +62,7 @@ corrupt() {
 	else
 		not_ok "$tag: block $blk of $FILE overwritten in the image" "path '$path'"
 	fi
-	kill -CONT $pid
-	wait $pid
-	RC=$?
-	ERR=$err
-}
-
-check_caught() {
-	local tag=$1 phase=$2 off=$3 st
-	[ $RC -eq 1 ] && ok "$tag: run exits 1" || not_ok "$tag: run exits 1" "exit $RC" "$(tail -5 "$ERR")"
-	grep -q "verify: file $FILE offset $off: block holds file [0-9a-f]* offset 0 (misdirected write within the file)" "$ERR" &&
-		ok "$tag: mismatch names $FILE, offset $off and what the block holds" ||
-		not_ok "$tag: mismatch names $FILE, offset $off and what the block holds" "$(grep -i verify "$ERR")"
-	st=$(q "p.status || ' ' || p.error" "$tag" "and p.name = '$phase'")
-	case "$st" in
-	"failed verify: file $FILE offset $off: block holds file "*) ok "$tag: $phase stored as failed with the mismatch" ;;
-	*) not_ok "$tag: $phase stored as failed with the mismatch" "got '$st'" ;;
-	esac
-	st=$(sqlite3 "$DB" "select status from runs where tag = '$tag'")
-	[ "$st" = failed ] && ok "$tag: run stored as failed" || not_ok "$tag: run stored as failed" "got '$st'"
+	paused_resume
 }
 
 if corrupt in-read read 2; then

@@ -45,3 +45,52 @@ image_copy_block() {
 	echo 3 >/proc/sys/vm/drop_caches
 	echo "$img"
 }
+
+# vq COLUMNS TAG [SQL]: COLUMNS of the phases of the run tagged TAG
+# (p: phase, w: workload run, r: run), one row a line.
+vq() {
+	sqlite3 "$DB" "select $1 from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$2' $3"
+}
+
+# paused_start TAG PHASE WORKLOAD: start `fslab run --verify` on a 1G
+# ext4 loop target, stopped before PHASE; sets PID and ERR (its stderr).
+# False (after a not_ok) when it never paused.
+paused_start() {
+	local tag=$1 phase=$2
+	ERR=$SCRATCH/$tag.err
+	"$FSLAB" run --verify --pause-before "$phase" --target ext4:size=1G \
+		--workload "$3" --db "$DB" --scratch "$SCRATCH" --tag "$tag" \
+		>"$SCRATCH/$tag.out" 2>"$ERR" &
+	PID=$!
+	cleanup_add "kill -9 $PID"
+	pause_wait "$ERR" $PID "$phase" && return 0
+	not_ok "$tag: paused before $phase" "$(tail -5 "$ERR")"
+	kill -9 $PID 2>/dev/null
+	wait $PID
+	return 1
+}
+
+# paused_resume: let the paused run go on; sets RC to its exit code.
+paused_resume() {
+	kill -CONT $PID
+	wait $PID
+	RC=$?
+}
+
+# check_caught TAG PHASE OFFSET: after a block 0 copied over the block at
+# OFFSET of $FILE, the run exited 1 naming file, offset and a misdirected
+# write, and phase and run are stored as failed.
+check_caught() {
+	local tag=$1 phase=$2 off=$3 st
+	[ $RC -eq 1 ] && ok "$tag: run exits 1" || not_ok "$tag: run exits 1" "exit $RC" "$(tail -5 "$ERR")"
+	grep -q "verify: file $FILE offset $off: block holds file [0-9a-f]* offset 0 (misdirected write within the file)" "$ERR" &&
+		ok "$tag: mismatch names $FILE, offset $off and what the block holds" ||
+		not_ok "$tag: mismatch names $FILE, offset $off and what the block holds" "$(grep -i verify "$ERR")"
+	st=$(vq "p.status || ' ' || p.error" "$tag" "and p.name = '$phase'")
+	case "$st" in
+	"failed verify: file $FILE offset $off: block holds file "*) ok "$tag: $phase stored as failed with the mismatch" ;;
+	*) not_ok "$tag: $phase stored as failed with the mismatch" "got '$st'" ;;
+	esac
+	st=$(sqlite3 "$DB" "select status from runs where tag = '$tag'")
+	[ "$st" = failed ] && ok "$tag: run stored as failed" || not_ok "$tag: run stored as failed" "got '$st'"
+}
