@@ -13,7 +13,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 BUILD   ?= build
-PKGS     = sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent
+PKGS     = sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent liburing
 
 FSLAB_CFLAGS = -std=c17 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror \
 	-Wformat=2 -Wshadow -Wstrict-prototypes -Wvla -Wwrite-strings \

@@ -41,6 +41,9 @@ static const char frag_usage[] =
 	"                    of the report (RUNS is what filefrag prints)\n"
 	"      --json        the report as JSON on stdout\n"
 	"      --batch N     extents per FIEMAP call (default 32)\n"
+	"      --no-io-uring open and close files with plain system calls\n"
+	"                    (default: in batches through io_uring when the\n"
+	"                    kernel allows it, which costs less CPU)\n"
 	"      --no-freesp   skip free-space fragmentation (e2freefrag,\n"
 	"                    xfs_db; only for the root of a block-device\n"
 	"                    mount, as root)\n"
@@ -54,6 +57,7 @@ static const char frag_usage[] =
 enum {
 	OPT_NO_SYNC = 256, OPT_BINS, OPT_WORST, OPT_XDEV, OPT_NO_XDEV,
 	OPT_LIST, OPT_JSON, OPT_BATCH, OPT_DB, OPT_TAG, OPT_NO_FREESP,
+	OPT_NO_URING,
 };
 
 static const struct option frag_longopts[] = {
@@ -68,6 +72,7 @@ static const struct option frag_longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "no-freesp", no_argument, NULL, OPT_NO_FREESP },
+	{ "no-io-uring", no_argument, NULL, OPT_NO_URING },
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "help", no_argument, NULL, 'h' },
@@ -260,6 +265,9 @@ int cmd_frag(int argc, char **argv)
 		case OPT_NO_FREESP:
 			freesp = false;
 			break;
+		case OPT_NO_URING:
+			o.uring = false;
+			break;
 		case OPT_DB:
 			db = optarg;
 			break;
@@ -315,8 +323,8 @@ int cmd_frag(int argc, char **argv)
 	}
 	if (db) {
 		options = xasprintf("sync=%d,xdev=%d,jobs=%d,worst=%zu,"
-				    "bins=%s", o.sync, o.xdev, o.jobs,
-				    o.worst, bins_arg);
+				    "bins=%s,io_uring=%d", o.sync, o.xdev,
+				    o.jobs, o.worst, bins_arg, res.io_uring);
 		if (store_survey(db, argc, argv, tag,
 				 (const char *const *)argv + optind,
 				 (size_t)(argc - optind), options, &res,

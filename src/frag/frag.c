@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "frag/frag.h"
+#include "frag/openq.h"
 #include "util/util.h"
 
 #define KIB 1024ULL
@@ -233,6 +234,7 @@ void frag_opts_default(struct frag_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->sync = true;
 	o->xdev = true;
+	o->uring = true;
 	o->worst = FRAG_DEFAULT_WORST;
 }
 
@@ -435,6 +437,7 @@ struct worker {
 	struct walker *w;
 	struct frag_result res;
 	struct fiemap_buf fm;
+	struct openq oq;
 	pthread_t tid;
 	uint64_t pending;       /* files not yet added to w->scanned */
 };
@@ -502,6 +505,9 @@ struct dir_loc {
 	double gap_sum;
 };
 
+/* d_type of an entry that vanished before we could stat it. */
+#define DENT_GONE 0xff
+
 /* One directory entry of a batch read ahead of scanning (see scan_dir). */
 struct dent {
 	uint64_t ino;
@@ -520,56 +526,57 @@ struct dir_batch {
 	size_t alloc_order;
 };
 
-/* Survey one regular file at dfd/name (name NULL: fd is the file). */
-static void scan_file(struct worker *wk, int dfd, const char *dir,
-		      const char *name, dev_t dev, struct dent *out)
+/* Count a failed open of dir/name; err is the errno. */
+static void open_failed(struct worker *wk, const char *dir, const char *name,
+			int err)
+{
+	struct frag_result *r = &wk->res;
+
+	if (err == ENOENT || err == ELOOP) {
+		r->vanished++;
+	} else if (err == EACCES || err == EPERM) {
+		r->unreadable++;
+		walk_warn(wk->w, WARN_UNREADABLE, dir, name, err, "open");
+	} else {
+		r->errors++;
+		walk_warn(wk->w, WARN_ERROR, dir, name, err, "open");
+	}
+}
+
+/*
+ * Survey the open file fd, dir/name (name NULL: dir is the whole path),
+ * and close it.  The close may go through the worker's ring, later.
+ */
+static void scan_fd(struct worker *wk, int fd, const char *dir,
+		    const char *name, dev_t dev, struct dent *out)
 {
 	struct walker *w = wk->w;
 	struct frag_result *r = &wk->res;
 	struct path_arg pa = { dir, name };
 	struct frag_file ff;
 	struct stat st;
-	int fd, rc;
-	/* A path from the command line may be a symlink, like find -H. */
-	const int fl = O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC |
-		       (name ? O_NOFOLLOW : 0);
+	int rc;
 
-	fd = openat(dfd, name ? name : dir, fl | O_NOATIME);
-	if (fd < 0 && errno == EPERM)
-		fd = openat(dfd, name ? name : dir, fl);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ELOOP) {
-			r->vanished++;
-		} else if (errno == EACCES || errno == EPERM) {
-			r->unreadable++;
-			walk_warn(w, WARN_UNREADABLE, dir, name, errno,
-				  "open");
-		} else {
-			r->errors++;
-			walk_warn(w, WARN_ERROR, dir, name, errno, "open");
-		}
-		return;
-	}
 	if (fstat(fd, &st) < 0) {
 		r->errors++;
 		walk_warn(w, WARN_ERROR, dir, name, errno, "stat");
-		close(fd);
+		openq_close(&wk->oq, fd);
 		return;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		r->special++;
-		close(fd);
+		openq_close(&wk->oq, fd);
 		return;
 	}
 	if (w->o->xdev && name && st.st_dev != dev) {
 		/* A file bind-mounted over the tree. */
 		r->mounts_skipped++;
-		close(fd);
+		openq_close(&wk->oq, fd);
 		return;
 	}
 	frag_file_init(&ff, (uint64_t)st.st_blksize);
 	rc = fiemap_scan(fd, w->o->sync, &wk->fm, frag_file_add_cb, &ff);
-	close(fd);
+	openq_close(&wk->oq, fd);
 	if (rc == -EOPNOTSUPP) {
 		note_nomap(w, st.st_dev, dir);
 		r->nomap++;
@@ -594,6 +601,54 @@ static void scan_file(struct worker *wk, int dfd, const char *dir,
 		out->have_phys = ff.have_phys;
 		out->first = ff.first_phys;
 		out->end = ff.end_phys;
+	}
+}
+
+/* Never block on a FIFO or take a controlling tty; keep atimes. */
+#define FILE_OPEN_FLAGS (O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+
+/* A regular file named on the command line: may be a symlink, like
+ * find -H. */
+static void scan_file(struct worker *wk, const char *path, dev_t dev)
+{
+	int fd = open(path, FILE_OPEN_FLAGS | O_NOATIME);
+
+	if (fd < 0 && errno == EPERM)
+		fd = open(path, FILE_OPEN_FLAGS);
+	if (fd < 0) {
+		open_failed(wk, path, NULL, errno);
+		return;
+	}
+	scan_fd(wk, fd, path, NULL, dev, NULL);
+}
+
+/*
+ * Survey the regular files e[0..n) of the directory dfd (path): one
+ * batch of opens, then fstat+FIEMAP of each, whose closes go out with
+ * the next batch.
+ */
+static void scan_files(struct worker *wk, int dfd, const char *path,
+		       dev_t dev, struct dent **e, const char *const *names,
+		       size_t n)
+{
+	const int fl = FILE_OPEN_FLAGS | O_NOFOLLOW;
+	int fds[OPENQ_BATCH];
+
+	openq_open(&wk->oq, dfd, names, n, fl | O_NOATIME, fds);
+	for (size_t i = 0; i < n; i++) {
+		int fd = fds[i];
+
+		/* O_NOATIME is refused on files of other users. */
+		if (fd == -EPERM) {
+			fd = openat(dfd, names[i], fl);
+			if (fd < 0)
+				fd = -errno;
+		}
+		e[i]->scanned = true;
+		if (fd < 0)
+			open_failed(wk, path, names[i], -fd);
+		else
+			scan_fd(wk, fd, path, names[i], dev, e[i]);
 	}
 }
 
@@ -692,30 +747,49 @@ static void scan_batch(struct worker *wk, int fd, const char *path,
 	for (size_t i = 0; i < b->nr; i++)
 		b->order[i] = i;
 	qsort_r(b->order, b->nr, sizeof(*b->order), by_ino, b->e);
-	for (size_t k = 0; k < b->nr; k++) {
-		struct dent *e = &b->e[b->order[k]];
-		const char *name = b->names + e->name;
+	/* Files first, in batches for the ring; subdirectories after, as
+	 * descending into one would leave a batch half done. */
+	for (size_t k = 0; k < b->nr; ) {
+		struct dent *files[OPENQ_BATCH];
+		const char *names[OPENQ_BATCH];
+		size_t nf = 0;
 
 		if (atomic_load_explicit(&wk->w->stop, memory_order_relaxed))
 			break;
-		if (e->type == DT_UNKNOWN) {
-			struct stat st;
+		for (; k < b->nr && nf < OPENQ_BATCH; k++) {
+			struct dent *e = &b->e[b->order[k]];
+			const char *name = b->names + e->name;
 
-			if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-				r->vanished++;
-				continue;
+			if (e->type == DT_UNKNOWN) {
+				struct stat st;
+
+				if (fstatat(fd, name, &st,
+					    AT_SYMLINK_NOFOLLOW) < 0) {
+					r->vanished++;
+					e->type = DENT_GONE;
+					continue;
+				}
+				e->type = S_ISDIR(st.st_mode) ? DT_DIR
+					  : S_ISREG(st.st_mode) ? DT_REG
+					  : DT_LNK;
 			}
-			e->type = S_ISDIR(st.st_mode) ? DT_DIR
-				  : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
+			if (e->type == DT_REG) {
+				files[nf] = e;
+				names[nf++] = name;
+			} else if (e->type != DT_DIR && e->type != DENT_GONE) {
+				r->special++;
+			}
 		}
-		if (e->type == DT_DIR) {
-			scan_subdir(wk, fd, path, name, dev);
-		} else if (e->type == DT_REG) {
-			e->scanned = true;
-			scan_file(wk, fd, path, name, dev, e);
-		} else {
-			r->special++;
-		}
+		if (nf)
+			scan_files(wk, fd, path, dev, files, names, nf);
+	}
+	for (size_t k = 0; k < b->nr; k++) {
+		struct dent *e = &b->e[b->order[k]];
+
+		if (atomic_load_explicit(&wk->w->stop, memory_order_relaxed))
+			break;
+		if (e->type == DT_DIR)
+			scan_subdir(wk, fd, path, b->names + e->name, dev);
 	}
 	for (size_t i = 0; i < b->nr; i++) {
 		const struct dent *e = &b->e[i];
@@ -811,6 +885,7 @@ static void *worker_main(void *arg)
 			pthread_cond_broadcast(&w->cv);
 	}
 	pthread_mutex_unlock(&w->mu);
+	openq_flush(&wk->oq);
 	atomic_fetch_add_explicit(&w->scanned, wk->pending,
 				  memory_order_relaxed);
 	wk->pending = 0;
@@ -893,6 +968,7 @@ int frag_survey(const char *const *paths, size_t n,
 		wks[i].w = &w;
 		frag_result_init(&wks[i].res, &r->bins, o->worst);
 		fiemap_buf_init(&wks[i].fm, o->batch);
+		openq_init(&wks[i].oq, o->uring);
 	}
 
 	/* Check every path before scanning any: a typo is a usage error. */
@@ -915,8 +991,7 @@ int frag_survey(const char *const *paths, size_t n,
 		}
 		if (!S_ISDIR(st.st_mode)) {
 			if (S_ISREG(st.st_mode))
-				scan_file(&wks[0], AT_FDCWD, paths[i], NULL,
-					  st.st_dev, NULL);
+				scan_file(&wks[0], paths[i], st.st_dev);
 			else
 				wks[0].res.special++;
 			continue;
@@ -967,8 +1042,10 @@ out:
 	}
 	for (int i = 0; i < jobs; i++) {
 		frag_result_merge(r, &wks[i].res);
+		r->io_uring |= openq_uses_ring(&wks[i].oq);
 		frag_result_release(&wks[i].res);
 		fiemap_buf_release(&wks[i].fm);
+		openq_release(&wks[i].oq);
 	}
 	free(wks);
 	free(w.q);
@@ -1142,6 +1219,7 @@ json_t *frag_to_json(const struct frag_result *r)
 	json_object_set_new(o, "no_fiemap", ju(r->nomap));
 	json_object_set_new(o, "mounts_skipped", ju(r->mounts_skipped));
 	json_object_set_new(o, "special", ju(r->special));
+	json_object_set_new(o, "io_uring", json_boolean(r->io_uring));
 	json_object_set_new(root, "walk", o);
 	json_object_set_new(root, "elapsed_s", json_real(r->elapsed_s));
 	return root;

@@ -77,6 +77,7 @@ struct frag_opts {
 	size_t worst;           /* worst files kept; 0 = none */
 	const struct frag_bins *bins; /* NULL = the default bins */
 	unsigned batch;         /* extents per FIEMAP call; 0 = default */
+	bool uring;             /* batch opens/closes via io_uring (true) */
 	FILE *list;             /* "path runs extents size" per file, or NULL */
 	bool progress;          /* files scanned and files/s on stderr */
 };
@@ -101,6 +102,7 @@ struct frag_result {
 	/* Not scanned, or scanned without a map. */
 	uint64_t unreadable, vanished, errors, nomap, mounts_skipped;
 	uint64_t special;
+	bool io_uring;                  /* opens went through io_uring */
 	size_t worst_cap, nr_worst;
 	struct frag_worst *worst;       /* heap while running; sorted after */
 	double elapsed_s;

@@ -3,7 +3,8 @@
 # fslab frag on real loop-mounted ext4, xfs and btrfs with a tree of known
 # fragmentation: every file's run count equals filefrag's, the table's
 # totals equal a recount from stat, a file with more extents than one
-# FIEMAP call returns maps the same at any batch size, mounts are not
+# FIEMAP call returns maps the same at any batch size, batched opens through
+# io_uring and plain openat give the same map, mounts are not
 # crossed, and the survey lands in the store.
 . "$(dirname "$0")/lib.sh"
 need_loop
@@ -38,6 +39,11 @@ os.close(fd)
 for i in range(40):
     with open(f"{d}/small/{'x/y/' if i % 3 else ''}s{i}", "wb") as f:
         f.write(os.urandom(i * 97))
+# More files in one directory than one batch of opens (64).
+os.mkdir(f"{d}/wide")
+for i in range(150):
+    with open(f"{d}/wide/w{i}", "wb") as f:
+        f.write(os.urandom(i * 61))
 PY
 	truncate -s 10M "$d/sparse/holes" &&
 	dd if=/dev/urandom of="$d/sparse/holes" bs=4k count=2 seek=100 conv=notrunc status=none &&
@@ -92,6 +98,24 @@ for fs in ext4 xfs btrfs; do
 			not_ok "$fs: same runs with --batch $b" \
 				"$(diff <(echo "$got") <(echo "$got_b") | head)"
 	done
+	# Plain openat/close instead of batches through io_uring: same map.
+	got_n=$(fslab_runs "$t" --no-io-uring)
+	[ -n "$got_n" ] && [ "$got_n" = "$got" ] &&
+		ok "$fs: same runs with --no-io-uring" ||
+		not_ok "$fs: same runs with --no-io-uring" \
+			"$(diff <(echo "$got") <(echo "$got_n") | head)"
+	# The default really goes through the ring where the kernel allows it.
+	want_ring=False
+	[ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0)" = 0 ] &&
+		want_ring=True
+	ring=$("$FSLAB" frag --json --no-freesp "$t" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["walk"]["io_uring"])')
+	ring_n=$("$FSLAB" frag --json --no-freesp --no-io-uring "$t" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["walk"]["io_uring"])')
+	[ "$ring" = "$want_ring" ] && [ "$ring_n" = False ] &&
+		ok "$fs: io_uring used by default ($ring), not with --no-io-uring" ||
+		not_ok "$fs: io_uring used by default, not with --no-io-uring" \
+			"default $ring (want $want_ring), --no-io-uring $ring_n"
 	ext=$("$FSLAB" frag --list "$t/sparse/many" | awk '{ print $3 }')
 	[ "${ext:-0}" -gt 100 ] && ok "$fs: 'many' has more than 100 extents ($ext)" ||
 		not_ok "$fs: 'many' has more than 100 extents" "got '$ext'"
