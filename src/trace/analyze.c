@@ -463,3 +463,57 @@ void trace_stats_to_metrics(const struct trace_stats *s, double wall_s,
 		    BETTER_HIGHER);
 	series_to_metrics(s, rec);
 }
+
+static bool in_list(const char *const *l, const char *name)
+{
+	for (; l && *l; l++)
+		if (!strcmp(*l, name))
+			return true;
+	return false;
+}
+
+int trace_check_phases(const char *phases, const char *const *const *known,
+		       size_t nr, char *err, size_t errlen)
+{
+	char *copy, *tok, *save = NULL, *bad = NULL;
+	size_t len;
+
+	if (!phases || !*phases)
+		return 0;
+	copy = xstrdup(phases);
+	for (tok = strtok_r(copy, ",", &save); tok && !bad;
+	     tok = strtok_r(NULL, ",", &save)) {
+		bool found = false;
+
+		for (size_t i = 0; i < nr && !found; i++)
+			found = in_list(known[i], tok);
+		if (!found)
+			bad = tok;
+	}
+	if (!bad) {
+		free(copy);
+		return 0;
+	}
+	len = (size_t)snprintf(err, errlen,
+			       "unknown phase '%s' for --trace (valid:", bad);
+	/* Every name once, in the order the workloads list them. */
+	for (size_t i = 0; i < nr; i++) {
+		for (const char *const *l = known[i]; l && *l; l++) {
+			bool dup = false;
+
+			for (size_t j = 0; j <= i && !dup; j++)
+				for (const char *const *m = known[j];
+				     m && *m && m != l && !dup; m++)
+					dup = !strcmp(*m, *l);
+			if (!dup && len < errlen)
+				len += (size_t)snprintf(err + len, errlen - len,
+							"%s %s",
+							len && err[len - 1] ==
+							':' ? "" : ",", *l);
+		}
+	}
+	if (len < errlen)
+		snprintf(err + len, errlen - len, ")");
+	free(copy);
+	return -1;
+}

@@ -119,4 +119,13 @@ void trace_stats_release(struct trace_stats *s);
 void trace_stats_to_metrics(const struct trace_stats *s, double wall_s,
 			    struct phase_rec *rec);
 
+/*
+ * `--trace=PHASE,...`: is every comma-separated name in phases one of
+ * the NULL-terminated lists in known[0..nr)?  0 if so (or phases is NULL
+ * or empty); else -1 with "unknown phase 'X' for --trace (valid: a, b,
+ * ...)" in err, the valid names deduplicated in list order.
+ */
+int trace_check_phases(const char *phases, const char *const *const *known,
+		       size_t nr, char *err, size_t errlen);
+
 #endif

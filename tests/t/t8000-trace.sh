@@ -46,6 +46,18 @@ TRACEFS_BEFORE=$(tracefs_state)
 check_exit "trace without --dev is a usage error" 2 "$FSLAB" trace -- true
 check_exit "trace without a command is a usage error" 2 "$FSLAB" trace --dev /dev/null
 
+# An unknown --trace phase is refused before any work: one line, exit 2,
+# the valid names of the run's workloads listed, no database created.
+"$FSLAB" run --target ext4:size=1G --trace=create,nosuch -w metadata -w ffsb \
+	--db "$DB" --scratch "$SCRATCH" >"$SCRATCH/bad.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$SCRATCH/bad.out")" -eq 1 ] &&
+	grep -q "unknown phase 'nosuch' for --trace (valid: mkdir, create, stat, read, unlink, rmdir, setup, run)" "$SCRATCH/bad.out" &&
+	[ ! -e "$DB" ] && ok "--trace=nosuch: one-line usage error before any work" ||
+	not_ok "--trace=nosuch: one-line usage error before any work" "exit $rc" "$(cat "$SCRATCH/bad.out")"
+check_exit "--trace names a phase of another workload: exit 2" 2 \
+	"$FSLAB" run --trace=patch -w metadata --db "$DB" --scratch "$SCRATCH"
+
 img=$SCRATCH/t8000.img
 mnt=$SCRATCH/mnt
 truncate -s 1G "$img"

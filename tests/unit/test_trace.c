@@ -258,6 +258,35 @@ static cairo_status_t count_bytes(void *closure, const unsigned char *d,
 	return CAIRO_STATUS_SUCCESS;
 }
 
+static void test_check_phases(void **state)
+{
+	static const char *const a[] = { "create", "read", NULL };
+	static const char *const b[] = { "read", "patch", NULL };
+	const char *const *known[] = { a, b };
+	char err[256];
+	(void)state;
+
+	assert_int_equal(trace_check_phases(NULL, known, 2, err, sizeof(err)),
+			 0);
+	assert_int_equal(trace_check_phases("", known, 2, err, sizeof(err)),
+			 0);
+	assert_int_equal(trace_check_phases("patch,create", known, 2, err,
+					    sizeof(err)), 0);
+	assert_int_equal(trace_check_phases("read,bogus", known, 2, err,
+					    sizeof(err)), -1);
+	/* "read" is listed once although both workloads have it. */
+	assert_string_equal(err, "unknown phase 'bogus' for --trace (valid: "
+			    "create, read, patch)");
+	/* A phase of a workload not in the run is unknown too. */
+	assert_int_equal(trace_check_phases("patch", known, 1, err,
+					    sizeof(err)), -1);
+	assert_string_equal(err, "unknown phase 'patch' for --trace (valid: "
+			    "create, read)");
+	/* A short buffer truncates, never overflows. */
+	assert_int_equal(trace_check_phases("x", known, 2, err, 20), -1);
+	assert_int_equal(strlen(err), 19);
+}
+
 static void test_plot(void **state)
 {
 	struct trace_rq r[50];
@@ -302,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_time_bins),
 		cmocka_unit_test(test_queue_depth),
 		cmocka_unit_test(test_pairing),
+		cmocka_unit_test(test_check_phases),
 		cmocka_unit_test(test_plot),
 	};
 
