@@ -11,12 +11,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "result.h"
 #include "trace/analyze.h"
+#include "trace/blktrace.h"
 #include "trace/plot.h"
 
 #define MS 1000000ULL
@@ -287,6 +290,49 @@ static void test_check_phases(void **state)
 	assert_int_equal(strlen(err), 19);
 }
 
+/* The blktrace stream: Q, M, I, D, C per I/O in time order, with the
+ * action codes and categories blkparse and btt decode. */
+static void test_write_blk(void **state)
+{
+	struct trace_rq r = { 2000, 3000, 64, 8, TRQ_WRITE | TRQ_SYNC };
+	struct trace_qev q[] = {
+		{ 1500, 64, 8, TRQ_WRITE, 'I' },
+		{ 1000, 64, 4, TRQ_WRITE, 'Q' },
+		{ 1200, 68, 4, TRQ_WRITE, 'M' },
+	};
+	struct trace_result res = { &r, 1, q, 3, 0, 500, 4000,
+				    (7u << 20) | 1 };
+	char path[] = "/tmp/test_trace_blk.XXXXXX";
+	static const unsigned want[] = { 1, 2, 5, 7, 8 };
+	static const uint64_t want_t[] = { 500, 700, 1000, 1500, 2500 };
+	uint32_t rec[12];
+	FILE *f;
+	int fd = mkstemp(path);
+	(void)state;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(trace_write_blk(path, &res), 0);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	for (size_t i = 0; i < ARRAY_SIZE_T(want); i++) {
+		uint64_t t;
+
+		assert_int_equal(fread(rec, 48, 1, f), 1);
+		assert_int_equal(rec[0], 0x65617407u);
+		memcpy(&t, &rec[2], 8);
+		assert_int_equal(t, want_t[i]);           /* from start_ns */
+		assert_int_equal(rec[7] & 0xffff, want[i]);
+		/* write category bit; queue (bit 4) for Q/M/I */
+		assert_true(rec[7] >> 16 & 2);
+		assert_int_equal(!!(rec[7] >> 16 & 16), i < 3);
+		assert_int_equal(rec[9], (7u << 20) | 1);
+	}
+	assert_int_equal(fread(rec, 48, 1, f), 0);
+	fclose(f);
+	unlink(path);
+}
+
 static void test_plot(void **state)
 {
 	struct trace_rq r[50];
@@ -332,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_queue_depth),
 		cmocka_unit_test(test_pairing),
 		cmocka_unit_test(test_check_phases),
+		cmocka_unit_test(test_write_blk),
 		cmocka_unit_test(test_plot),
 	};
 
