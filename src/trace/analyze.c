@@ -464,6 +464,39 @@ void trace_stats_to_metrics(const struct trace_stats *s, double wall_s,
 	series_to_metrics(s, rec);
 }
 
+size_t trace_sample(const struct trace_rq *rq, size_t nr, uint64_t t0_ns,
+		    size_t cap, struct rq_sample **out, uint64_t *total)
+{
+	size_t n = 0, k = 0, keep;
+	size_t *idx;
+
+	*out = NULL;
+	for (size_t i = 0; i < nr; i++)
+		n += is_data(&rq[i]) != 0;
+	*total = n;
+	keep = n < cap ? n : cap;
+	if (!keep)
+		return 0;
+	idx = xcalloc(n, sizeof(*idx));
+	for (size_t i = 0, j = 0; i < nr; i++)
+		if (is_data(&rq[i]))
+			idx[j++] = i;
+	*out = xcalloc(keep, sizeof(**out));
+	for (size_t j = 0; j < keep; j++) {
+		/* 128-bit: n * j overflows 64 bits only for absurd n. */
+		size_t i = (size_t)((unsigned __int128)j * n / keep);
+		const struct trace_rq *r = &rq[idx[i]];
+		struct rq_sample *s = &(*out)[k++];
+
+		s->t_ns = r->issue_ns > t0_ns ? r->issue_ns - t0_ns : 0;
+		s->sector = r->sector;
+		s->bytes = r->nr_sector * 512;
+		s->rw = r->flags & TRQ_READ ? 'R' : 'W';
+	}
+	free(idx);
+	return k;
+}
+
 static bool in_list(const char *const *l, const char *name)
 {
 	for (; l && *l; l++)

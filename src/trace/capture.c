@@ -776,6 +776,12 @@ static void hook_end(void *data, struct wl_ctx *ctx, struct phase_rec *rec)
 	hd->tc = NULL;
 	trace_analyze(res.rq, res.nr, res.start_ns, res.end_ns, &s);
 	trace_stats_to_metrics(&s, (double)rec->m.wall_ns / 1e9, rec);
+	/* The report's offset scatter: a bounded sample, not every request
+	 * (a long phase issues millions). */
+	free(rec->rqs);
+	rec->nr_rqs = trace_sample(res.rq, res.nr, res.start_ns,
+				   TRACE_SAMPLE_MAX, &rec->rqs,
+				   &rec->rqs_total);
 	phase_rec_add_metric(rec, "trace.lost_events", (double)res.lost,
 			     "events", BETTER_NONE);
 	phase_rec_add_metric(rec, "trace.loop_device",

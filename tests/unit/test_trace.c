@@ -261,6 +261,49 @@ static cairo_status_t count_bytes(void *closure, const unsigned char *d,
 	return CAIRO_STATUS_SUCCESS;
 }
 
+/* Data requests only, times from t0, thinned evenly over the whole
+ * trace when over the cap. */
+static void test_sample(void **state)
+{
+	struct trace_rq v[1000];
+	struct rq_sample *out;
+	uint64_t total;
+	size_t n;
+	(void)state;
+
+	for (size_t i = 0; i < 1000; i++)
+		v[i] = rq(10 + i, 8 * i, 8, i % 2 ? TRQ_WRITE : TRQ_READ);
+	v[3].flags = TRQ_FLUSH | TRQ_WRITE;   /* flush: no data */
+	v[3].nr_sector = 0;
+	v[5].flags = TRQ_DISCARD | TRQ_WRITE; /* discard: not data */
+
+	n = trace_sample(v, 6, 5 * MS, 100, &out, &total);
+	assert_int_equal(n, 4);
+	assert_true(total == 4);
+	assert_true(out[0].t_ns == 5 * MS);
+	assert_int_equal(out[0].rw, 'R');
+	assert_int_equal(out[1].rw, 'W');
+	assert_true(out[2].sector == 16);
+	assert_true(out[3].sector == 32);     /* 3 was skipped */
+	assert_int_equal(out[3].bytes, 4096);
+	free(out);
+
+	n = trace_sample(v, 1000, 0, 100, &out, &total);
+	assert_int_equal(n, 100);
+	assert_true(total == 998);
+	assert_true(out[0].sector == 0);
+	/* Evenly: the last one near the end, the middle one in the middle. */
+	assert_true(out[99].sector >= 8 * 980);
+	assert_true(out[50].sector >= 8 * 490 && out[50].sector <= 8 * 510);
+	for (size_t i = 1; i < n; i++)
+		assert_true(out[i].t_ns > out[i - 1].t_ns);
+	free(out);
+
+	assert_int_equal(trace_sample(v, 0, 0, 100, &out, &total), 0);
+	assert_null(out);
+	assert_true(total == 0);
+}
+
 static void test_check_phases(void **state)
 {
 	static const char *const a[] = { "create", "read", NULL };
@@ -377,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_time_bins),
 		cmocka_unit_test(test_queue_depth),
 		cmocka_unit_test(test_pairing),
+		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_check_phases),
 		cmocka_unit_test(test_write_blk),
 		cmocka_unit_test(test_plot),
