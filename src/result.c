@@ -39,6 +39,7 @@ void phase_rec_release(struct phase_rec *p)
 	}
 	free(p->metrics);
 	free(p->workers);
+	free(p->rqs);
 	free(p->name);
 	free(p->label);
 	free(p->error);

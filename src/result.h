@@ -50,6 +50,17 @@ struct worker_rec {
 	uint64_t bytes, files, ops;
 };
 
+/*
+ * One block request of a traced phase's request sample (the offset
+ * scatter of the HTML report; see trace/analyze.h, trace_sample()).
+ */
+struct rq_sample {
+	uint64_t t_ns;         /* issue time since the trace began */
+	uint64_t sector;       /* start, 512-byte sectors */
+	uint32_t bytes;
+	char rw;               /* 'R' or 'W' */
+};
+
 enum phase_status {
 	PHASE_OK = 0,
 	PHASE_FAILED,      /* the workload reported an error in this phase */
@@ -70,6 +81,11 @@ struct phase_rec {
 	size_t nr_metrics, alloc_metrics;
 	struct worker_rec *workers;
 	size_t nr_workers, alloc_workers;
+	/* Traced phases: a bounded sample of the data requests, in issue
+	 * order; rqs_total is how many the trace saw (> nr_rqs: thinned). */
+	struct rq_sample *rqs;
+	size_t nr_rqs;
+	uint64_t rqs_total;
 };
 
 struct wlrun_rec {

@@ -185,7 +185,8 @@ int cmd_run(int argc, char **argv)
 	};
 	struct run_config cfg;
 	size_t alloc_t = 0, alloc_w = 0;
-	const char *aged_profile = NULL;
+	const char *aged_profile = NULL, *trace = NULL;
+	bool tracing = false;
 	char err[512];
 	long long v;
 	int c, rc;
@@ -277,7 +278,10 @@ int cmd_run(int argc, char **argv)
 			aged_profile = optarg ? optarg : "desktop";
 			break;
 		case O_TRACE:
-			trace_hook_register(optarg);
+			/* Registered once the workloads are known, to check
+			 * the phase names against them first. */
+			tracing = true;
+			trace = optarg;
 			break;
 		case O_VERIFY:
 			cfg.verify = true;
@@ -339,6 +343,19 @@ int cmd_run(int argc, char **argv)
 				  !strcmp(cfg.wls[i].wl->name, "tree") ?
 				  " (it writes the archive's own contents)" :
 				  " yet");
+
+	if (tracing) {
+		const char *const **known = xcalloc(cfg.nr_wls + 1,
+						    sizeof(*known));
+
+		for (size_t i = 0; i < cfg.nr_wls; i++)
+			known[i] = cfg.wls[i].wl->phases;
+		if (trace_check_phases(trace, known, cfg.nr_wls, err,
+				       sizeof(err)) < 0)
+			usage_die("%s", err);
+		free(known);
+		trace_hook_register(trace);
+	}
 
 	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
 	rc = runner_execute(&cfg);

@@ -30,6 +30,8 @@ static const char usage_text[] =
 	"Trace the block requests of device DEV (block_rq_issue/complete\n"
 	"tracepoints in a private tracefs instance) while COMMAND runs, then\n"
 	"print requests, seeks, the layout score and latency percentiles.\n"
+	"With --trace-blk the queue side (block_bio_queue, block_rq_insert,\n"
+	"bio merges) is captured too, which btt needs for its tables.\n"
 	"\n"
 	"  -d, --dev DEV     block device to trace, e.g. /dev/loop3 (for a\n"
 	"                    loop device: what the filesystem asked for)\n"
@@ -40,6 +42,7 @@ static const char usage_text[] =
 	"      --trace-blk FILE\n"
 	"                    also a blktrace binary stream, for\n"
 	"                    'blkparse -i - <FILE' and 'btt -i FILE'\n"
+	"                    (Q, M/F, I, D and C events)\n"
 	"\n"
 	"Needs root.  Exit codes: 0 success, 1 tracing or COMMAND failed, 2\n"
 	"usage error.\n";
@@ -289,7 +292,7 @@ int cmd_trace(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	if (trace_capture_start(dev, &tc) < 0) {
+	if (trace_capture_start(dev, blk ? TRACE_CAP_QUEUE : 0, &tc) < 0) {
 		state_finish();
 		return EXIT_RUNTIME;
 	}

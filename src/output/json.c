@@ -126,6 +126,32 @@ static json_t *worker_json(const struct worker_rec *w)
 	return o;
 }
 
+/*
+ * A traced phase's request sample (see README, "Block-I/O tracing"):
+ * rows of [t_ns, sector, bytes, "R"|"W"] rather than objects, since a
+ * phase may carry 20000 of them.  Untraced phases have no such key.
+ */
+static json_t *sample_json(const struct phase_rec *p)
+{
+	json_t *o = json_object(), *rows = json_array();
+
+	set(o, "total", ju64(p->rqs_total));
+	set(o, "stored", ju64(p->nr_rqs));
+	set(o, "thinned", json_boolean(p->rqs_total > p->nr_rqs));
+	set(o, "columns", json_pack("[s, s, s, s]", "t_ns", "sector", "bytes",
+				    "rw"));
+	for (size_t i = 0; i < p->nr_rqs; i++) {
+		const struct rq_sample *q = &p->rqs[i];
+		char rw[2] = { q->rw, '\0' };
+
+		json_array_append_new(rows, json_pack(
+			"[o, o, I, s]", ju64(q->t_ns), ju64(q->sector),
+			(json_int_t)q->bytes, rw));
+	}
+	set(o, "requests", rows);
+	return o;
+}
+
 static json_t *phase_json(const struct phase_rec *p)
 {
 	const struct measure *m = &p->m;
@@ -165,6 +191,8 @@ static json_t *phase_json(const struct phase_rec *p)
 	for (size_t i = 0; i < p->nr_workers; i++)
 		json_array_append_new(arr, worker_json(&p->workers[i]));
 	set(o, "workers", arr);
+	if (p->rqs_total || p->nr_rqs)
+		set(o, "trace_sample", sample_json(p));
 	return o;
 }
 

@@ -25,7 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define STORE_SCHEMA_VERSION 1
+/*
+ * Schema versions: 1 the first; 2 adds trace_sample and trace_request
+ * (the block-request sample of traced phases).  Older databases are
+ * migrated forward in place by schema_init(), one step at a time, each
+ * step only adding tables, so an old fslab's rows stay as they were.
+ */
+#define STORE_SCHEMA_VERSION 2
 #define STORE_BUSY_TIMEOUT_MS 30000
 /* Beyond the busy handler: SQLite skips it in a few WAL cases. */
 #define STORE_RETRY_NS (120ULL * 1000000000ULL)
@@ -80,6 +86,31 @@ static const char schema[] =
 	" bytes INTEGER, files INTEGER, ops INTEGER);"
 	"CREATE INDEX workers_phase ON workers(phase_id);";
 
+/*
+ * Version 2: per traced phase, how many data requests the trace saw
+ * (total) and how many of them are stored (at most TRACE_SAMPLE_MAX,
+ * evenly thinned, see trace/analyze.h; thinned = stored < total), and
+ * the stored ones in issue order: t_ns since the trace began, start
+ * sector (512 bytes), size in bytes, 'R' or 'W'.
+ */
+static const char schema_v2[] =
+	"CREATE TABLE trace_sample ("
+	" phase_id INTEGER PRIMARY KEY"
+	"  REFERENCES phases(id) ON DELETE CASCADE,"
+	" total INTEGER NOT NULL, stored INTEGER NOT NULL,"
+	" thinned INTEGER NOT NULL);"
+	"CREATE TABLE trace_request ("
+	" phase_id INTEGER NOT NULL REFERENCES phases(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, t_ns INTEGER NOT NULL,"
+	" sector INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+	" rw TEXT NOT NULL CHECK (rw IN ('R', 'W')));"
+	"CREATE INDEX trace_request_phase ON trace_request(phase_id, seq);";
+
+/* migrations[v] takes a version-v database to version v + 1. */
+static const char *const migrations[STORE_SCHEMA_VERSION] = {
+	[1] = schema_v2,
+};
+
 enum stmt_id {
 	S_BEGIN,
 	S_COMMIT,
@@ -92,12 +123,16 @@ enum stmt_id {
 	S_PHASE_INSERT,
 	S_METRIC_INSERT,
 	S_WORKER_INSERT,
+	S_SAMPLE_INSERT,
+	S_REQUEST_INSERT,
 	S_RUN_SELECT,
 	S_TARGET_SELECT,
 	S_WLRUN_SELECT,
 	S_PHASE_SELECT,
 	S_METRIC_SELECT,
 	S_WORKER_SELECT,
+	S_SAMPLE_SELECT,
+	S_REQUEST_SELECT,
 	S_RUN_IDS,
 	S_LATEST,
 	S_LATEST_TAG,
@@ -137,6 +172,17 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_WORKER_INSERT] =
 		"INSERT INTO workers (phase_id, worker, start_ns, end_ns,"
 		" bytes, files, ops) VALUES (?, ?, ?, ?, ?, ?, ?)",
+	[S_SAMPLE_INSERT] =
+		"INSERT INTO trace_sample (phase_id, total, stored, thinned)"
+		" VALUES (?, ?, ?, ?)",
+	[S_REQUEST_INSERT] =
+		"INSERT INTO trace_request (phase_id, seq, t_ns, sector, bytes,"
+		" rw) VALUES (?, ?, ?, ?, ?, ?)",
+	[S_SAMPLE_SELECT] =
+		"SELECT total FROM trace_sample WHERE phase_id = ?",
+	[S_REQUEST_SELECT] =
+		"SELECT t_ns, sector, bytes, rw FROM trace_request"
+		" WHERE phase_id = ? ORDER BY seq",
 	[S_RUN_SELECT] =
 		"SELECT id, started, finished, host, kernel, version, cmdline,"
 		" seed, tag, status, pid FROM runs WHERE id = ?",
@@ -383,6 +429,13 @@ static int schema_init(struct store *st)
 		goto fail;
 	if (version == STORE_SCHEMA_VERSION)
 		return exec_retry(st, "COMMIT", "commit");
+	if (version > 0) {
+		/* An older fslab's database: add what is new. */
+		for (int v = version; v < STORE_SCHEMA_VERSION; v++)
+			if (exec_retry(st, migrations[v], "migrate the schema"))
+				goto fail;
+		goto set_version;
+	}
 	if (query_int(st, "SELECT count(*) FROM sqlite_master", &nr_objects,
 		      &rc)) {
 		db_error(st, "read the schema");
@@ -395,6 +448,10 @@ static int schema_init(struct store *st)
 	}
 	if (exec_retry(st, schema, "create the schema"))
 		goto fail;
+	for (int v = 1; v < STORE_SCHEMA_VERSION; v++)
+		if (exec_retry(st, migrations[v], "create the schema"))
+			goto fail;
+set_version:
 	set = xasprintf("PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
 	rc = exec_retry(st, set, "set the schema version");
 	free(set);
@@ -676,6 +733,43 @@ static int insert_worker(struct store *st, int64_t phase_id,
 	return step_done(st, s, "insert a worker");
 }
 
+static int insert_sample(struct store *st, int64_t phase_id,
+			 const struct phase_rec *p)
+{
+	sqlite3_stmt *s = stmt_get(st, S_SAMPLE_INSERT);
+	int rc = 0;
+
+	if (!s)
+		return -1;
+	rc |= sqlite3_bind_int64(s, 1, phase_id);
+	rc |= bind_u64(s, 2, p->rqs_total);
+	rc |= bind_u64(s, 3, p->nr_rqs);
+	rc |= sqlite3_bind_int(s, 4, p->rqs_total > p->nr_rqs);
+	if (rc != SQLITE_OK)
+		return db_error(st, "bind a trace sample");
+	if (step_done(st, s, "insert a trace sample"))
+		return -1;
+	for (size_t i = 0; i < p->nr_rqs; i++) {
+		const struct rq_sample *q = &p->rqs[i];
+		char rw[2] = { q->rw == 'R' ? 'R' : 'W', '\0' };
+
+		s = stmt_get(st, S_REQUEST_INSERT);
+		if (!s)
+			return -1;
+		rc |= sqlite3_bind_int64(s, 1, phase_id);
+		rc |= sqlite3_bind_int64(s, 2, (sqlite3_int64)i);
+		rc |= bind_u64(s, 3, q->t_ns);
+		rc |= bind_u64(s, 4, q->sector);
+		rc |= sqlite3_bind_int64(s, 5, q->bytes);
+		rc |= bind_text(s, 6, rw);
+		if (rc != SQLITE_OK)
+			return db_error(st, "bind a trace request");
+		if (step_done(st, s, "insert a trace request"))
+			return -1;
+	}
+	return 0;
+}
+
 int store_phase_add(struct store *st, int64_t wlrun_id, struct phase_rec *p)
 {
 	int64_t id;
@@ -691,6 +785,9 @@ int store_phase_add(struct store *st, int64_t wlrun_id, struct phase_rec *p)
 	for (size_t i = 0; i < p->nr_workers; i++)
 		if (insert_worker(st, id, &p->workers[i]))
 			goto fail;
+	/* Untraced phases have no sample row at all. */
+	if ((p->rqs_total || p->nr_rqs) && insert_sample(st, id, p))
+		goto fail;
 	if (tx_commit(st))
 		goto fail;
 	p->id = id;
@@ -771,6 +868,40 @@ static int load_workers(struct store *st, struct phase_rec *p)
 	return rc;
 }
 
+static int load_sample(struct store *st, struct phase_rec *p)
+{
+	sqlite3_stmt *s = stmt_get(st, S_SAMPLE_SELECT);
+	size_t alloc = 0;
+	int rc;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, p->id);
+	rc = step_row(st, s, "read a trace sample");
+	if (rc > 0)
+		p->rqs_total = col_u64(s, 0);
+	sqlite3_reset(s);
+	if (rc <= 0)
+		return rc;
+	s = stmt_get(st, S_REQUEST_SELECT);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, p->id);
+	while ((rc = step_row(st, s, "read trace requests")) > 0) {
+		const unsigned char *rw = sqlite3_column_text(s, 3);
+		struct rq_sample *q;
+
+		ALLOC_GROW(p->rqs, p->nr_rqs + 1, alloc);
+		q = &p->rqs[p->nr_rqs++];
+		q->t_ns = col_u64(s, 0);
+		q->sector = col_u64(s, 1);
+		q->bytes = (uint32_t)sqlite3_column_int64(s, 2);
+		q->rw = rw && rw[0] == 'R' ? 'R' : 'W';
+	}
+	sqlite3_reset(s);
+	return rc;
+}
+
 static void phase_from_row(sqlite3_stmt *s, struct phase_rec *p)
 {
 	struct measure *m = &p->m;
@@ -820,7 +951,8 @@ static int load_phases(struct store *st, struct wlrun_rec *w)
 	/* The metric and worker statements are separate, so no nesting. */
 	for (size_t i = 0; i < w->nr_phases; i++)
 		if (load_metrics(st, &w->phases[i]) ||
-		    load_workers(st, &w->phases[i]))
+		    load_workers(st, &w->phases[i]) ||
+		    load_sample(st, &w->phases[i]))
 			return -1;
 	return 0;
 }

@@ -463,3 +463,90 @@ void trace_stats_to_metrics(const struct trace_stats *s, double wall_s,
 		    BETTER_HIGHER);
 	series_to_metrics(s, rec);
 }
+
+size_t trace_sample(const struct trace_rq *rq, size_t nr, uint64_t t0_ns,
+		    size_t cap, struct rq_sample **out, uint64_t *total)
+{
+	size_t n = 0, k = 0, keep;
+	size_t *idx;
+
+	*out = NULL;
+	for (size_t i = 0; i < nr; i++)
+		n += is_data(&rq[i]) != 0;
+	*total = n;
+	keep = n < cap ? n : cap;
+	if (!keep)
+		return 0;
+	idx = xcalloc(n, sizeof(*idx));
+	for (size_t i = 0, j = 0; i < nr; i++)
+		if (is_data(&rq[i]))
+			idx[j++] = i;
+	*out = xcalloc(keep, sizeof(**out));
+	for (size_t j = 0; j < keep; j++) {
+		/* 128-bit: n * j overflows 64 bits only for absurd n. */
+		size_t i = (size_t)((unsigned __int128)j * n / keep);
+		const struct trace_rq *r = &rq[idx[i]];
+		struct rq_sample *s = &(*out)[k++];
+
+		s->t_ns = r->issue_ns > t0_ns ? r->issue_ns - t0_ns : 0;
+		s->sector = r->sector;
+		s->bytes = r->nr_sector * 512;
+		s->rw = r->flags & TRQ_READ ? 'R' : 'W';
+	}
+	free(idx);
+	return k;
+}
+
+static bool in_list(const char *const *l, const char *name)
+{
+	for (; l && *l; l++)
+		if (!strcmp(*l, name))
+			return true;
+	return false;
+}
+
+int trace_check_phases(const char *phases, const char *const *const *known,
+		       size_t nr, char *err, size_t errlen)
+{
+	char *copy, *tok, *save = NULL, *bad = NULL;
+	size_t len;
+
+	if (!phases || !*phases)
+		return 0;
+	copy = xstrdup(phases);
+	for (tok = strtok_r(copy, ",", &save); tok && !bad;
+	     tok = strtok_r(NULL, ",", &save)) {
+		bool found = false;
+
+		for (size_t i = 0; i < nr && !found; i++)
+			found = in_list(known[i], tok);
+		if (!found)
+			bad = tok;
+	}
+	if (!bad) {
+		free(copy);
+		return 0;
+	}
+	len = (size_t)snprintf(err, errlen,
+			       "unknown phase '%s' for --trace (valid:", bad);
+	/* Every name once, in the order the workloads list them. */
+	for (size_t i = 0; i < nr; i++) {
+		for (const char *const *l = known[i]; l && *l; l++) {
+			bool dup = false;
+
+			for (size_t j = 0; j <= i && !dup; j++)
+				for (const char *const *m = known[j];
+				     m && *m && m != l && !dup; m++)
+					dup = !strcmp(*m, *l);
+			if (!dup && len < errlen)
+				len += (size_t)snprintf(err + len, errlen - len,
+							"%s %s",
+							len && err[len - 1] ==
+							':' ? "" : ",", *l);
+		}
+	}
+	if (len < errlen)
+		snprintf(err + len, errlen - len, ")");
+	free(copy);
+	return -1;
+}

@@ -28,6 +28,7 @@
 #define TRACE_BIN_NS 100000000ULL  /* 100 ms */
 #define TRACE_MAX_BINS 2000        /* time series bound */
 #define TRACE_METRIC_BINS 100      /* bound for trace.ts.<i>.* metrics */
+#define TRACE_SAMPLE_MAX 20000     /* requests stored per traced phase */
 
 enum trace_rq_flags {
 	TRQ_READ = 1 << 0,
@@ -118,5 +119,25 @@ void trace_stats_release(struct trace_stats *s);
  */
 void trace_stats_to_metrics(const struct trace_stats *s, double wall_s,
 			    struct phase_rec *rec);
+
+/*
+ * The request sample stored with a traced phase: the data requests
+ * (reads and writes with a size; no flushes, no discards) of rq, with
+ * issue times relative to t0_ns, evenly thinned to at most cap of them
+ * when there are more (request j*n/cap for j = 0..cap-1, so the sample
+ * spans the whole trace).  *out is allocated (NULL when empty); returns
+ * how many are in it, *total how many data requests there were.
+ */
+size_t trace_sample(const struct trace_rq *rq, size_t nr, uint64_t t0_ns,
+		    size_t cap, struct rq_sample **out, uint64_t *total);
+
+/*
+ * `--trace=PHASE,...`: is every comma-separated name in phases one of
+ * the NULL-terminated lists in known[0..nr)?  0 if so (or phases is NULL
+ * or empty); else -1 with "unknown phase 'X' for --trace (valid: a, b,
+ * ...)" in err, the valid names deduplicated in list order.
+ */
+int trace_check_phases(const char *phases, const char *const *const *known,
+		       size_t nr, char *err, size_t errlen);
 
 #endif

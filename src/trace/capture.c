@@ -3,6 +3,13 @@
  * capture.c - block-I/O capture with the kernel's block tracepoints, and
  * the `fslab run --trace` phase hook.
  *
+ * The analysis needs only issues and completions.  For a blktrace stream
+ * (TRACE_CAP_QUEUE) the queue side is captured too: block_bio_queue,
+ * block_rq_insert, block_bio_backmerge and block_bio_frontmerge, which
+ * btt needs to follow an I/O from Q to C (with D and C alone every btt
+ * table is empty).  They cost an event or two per bio, so the phase
+ * hook leaves them off.
+ *
  * Why tracefs and not blktrace: blktrace's debugfs relay interface is
  * refused under lockdown, while the block_rq_* tracepoints are not.  Each
  * capture gets its own tracefs instance ("fslab-<pid>-<n>"), so the
@@ -55,6 +62,9 @@ struct trace_capture {
 	volatile bool stop;
 	struct trace_ev *ev;
 	size_t nr_ev, alloc_ev;
+	struct trace_qev *qev;
+	size_t nr_qev, alloc_qev;
+	unsigned flags;
 	long long missed;
 	uint64_t start_ns;
 	struct trace_capture *next;
@@ -62,6 +72,13 @@ struct trace_capture {
 
 static struct tep_handle *tep;
 static struct blk_fields f_issue, f_complete;
+/* The queue side; id -1 when the kernel lacks the tracepoint. */
+static struct blk_fields f_queue[4];
+static const char *const queue_events[4] = {
+	"block_bio_queue", "block_rq_insert", "block_bio_backmerge",
+	"block_bio_frontmerge",
+};
+static const char queue_action[4] = { 'Q', 'I', 'M', 'F' };
 static struct trace_capture *active;
 static pthread_mutex_t active_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned seq;
@@ -153,6 +170,21 @@ static int load_events(void)
 		tep = NULL;
 		return -1;
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(queue_events); i++) {
+		struct tep_event *e = tep_find_event_by_name(tep, "block",
+							     queue_events[i]);
+		struct blk_fields *f = &f_queue[i];
+
+		f->id = -1;
+		if (!e)
+			continue;
+		f->dev = tep_find_field(e, "dev");
+		f->sector = tep_find_field(e, "sector");
+		f->nr_sector = tep_find_field(e, "nr_sector");
+		f->rwbs = tep_find_field(e, "rwbs");
+		if (f->dev && f->sector && f->nr_sector && f->rwbs)
+			f->id = e->id;
+	}
 	return 0;
 }
 
@@ -184,9 +216,10 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu,
 		    void *data)
 {
 	struct trace_capture *tc = data;
-	const struct blk_fields *f;
+	const struct blk_fields *f = NULL;
 	unsigned long long dev, sector, nr;
 	struct trace_ev *ev;
+	int q = -1;
 
 	(void)cpu;
 	if (rec->missed_events > 0)
@@ -195,7 +228,12 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu,
 		f = &f_issue;
 	else if (e->id == f_complete.id)
 		f = &f_complete;
-	else
+	for (size_t i = 0; !f && i < ARRAY_SIZE(f_queue); i++)
+		if (f_queue[i].id >= 0 && e->id == f_queue[i].id) {
+			f = &f_queue[i];
+			q = (int)i;
+		}
+	if (!f)
 		return 0;
 	if (tep_read_number_field(f->dev, rec->data, &dev) < 0 ||
 	    tep_read_number_field(f->sector, rec->data, &sector) < 0 ||
@@ -203,6 +241,20 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu,
 		return 0;
 	if (dev != tc->dev)
 		return 0;
+	if (q >= 0) {
+		struct trace_qev *qe;
+
+		ALLOC_GROW(tc->qev, tc->nr_qev + 1, tc->alloc_qev);
+		qe = &tc->qev[tc->nr_qev++];
+		qe->ts_ns = rec->ts;
+		qe->sector = sector;
+		qe->nr_sector = (uint32_t)nr;
+		qe->flags = parse_rwbs((const char *)rec->data +
+				       f->rwbs->offset,
+				       (size_t)f->rwbs->size);
+		qe->action = queue_action[q];
+		return 0;
+	}
 	ALLOC_GROW(tc->ev, tc->nr_ev + 1, tc->alloc_ev);
 	ev = &tc->ev[tc->nr_ev++];
 	ev->ts_ns = rec->ts;
@@ -260,8 +312,19 @@ static uint64_t lost_events(struct trace_capture *tc)
 	return lost;
 }
 
-static const char *const events[] = { "block_rq_issue",
-				      "block_rq_complete" };
+static const char *const events[] = {
+	"block_rq_issue", "block_rq_complete",
+	/* enabled only with TRACE_CAP_QUEUE (the queue_events) */
+	"block_bio_queue", "block_rq_insert", "block_bio_backmerge",
+	"block_bio_frontmerge",
+};
+#define NR_BASE_EVENTS 2
+
+static size_t nr_events(const struct trace_capture *tc)
+{
+	return tc->flags & TRACE_CAP_QUEUE ? ARRAY_SIZE(events)
+					   : NR_BASE_EVENTS;
+}
 
 /* Disable, destroy, unjournal.  0 or -1. */
 static int destroy_instance(struct trace_capture *tc)
@@ -270,7 +333,7 @@ static int destroy_instance(struct trace_capture *tc)
 
 	if (!tc->inst)
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
+	for (size_t i = 0; i < nr_events(tc); i++)
 		tracefs_event_disable(tc->inst, "block", events[i]);
 	if (tracefs_instance_destroy(tc->inst) < 0) {
 		rc = error_errno("cannot remove tracefs instance '%s'",
@@ -286,6 +349,7 @@ static int destroy_instance(struct trace_capture *tc)
 static void capture_free(struct trace_capture *tc)
 {
 	free(tc->ev);
+	free(tc->qev);
 	free(tc->name);
 	free(tc);
 }
@@ -304,7 +368,8 @@ static void unlink_active(struct trace_capture *tc)
 	pthread_mutex_unlock(&active_lock);
 }
 
-int trace_capture_start(const char *device, struct trace_capture **out)
+int trace_capture_start(const char *device, unsigned flags,
+			struct trace_capture **out)
 {
 	struct trace_capture *tc;
 	sigset_t all, old;
@@ -322,6 +387,7 @@ int trace_capture_start(const char *device, struct trace_capture **out)
 	if (ensure_tracefs() < 0)
 		return -1;
 	tc = xcalloc(1, sizeof(*tc));
+	tc->flags = flags;
 	pthread_mutex_lock(&active_lock);
 	tc->next = active;
 	active = tc;
@@ -355,7 +421,13 @@ int trace_capture_start(const char *device, struct trace_capture **out)
 		goto fail;
 	}
 	snprintf(filter, sizeof(filter), "dev == %u", tc->dev);
-	for (size_t i = 0; i < ARRAY_SIZE(events); i++) {
+	for (size_t i = 0; i < nr_events(tc); i++) {
+		if (i >= NR_BASE_EVENTS &&
+		    f_queue[i - NR_BASE_EVENTS].id < 0) {
+			warning("the kernel has no block:%s tracepoint; btt "
+				"will miss it", events[i]);
+			continue;
+		}
 		if (tracefs_event_file_write(tc->inst, "block", events[i],
 					     "filter", filter) < 0 ||
 		    tracefs_event_enable(tc->inst, "block", events[i]) < 0) {
@@ -394,7 +466,7 @@ int trace_capture_stop(struct trace_capture *tc, struct trace_result *res)
 		memset(res, 0, sizeof(*res));
 	if (!tc)
 		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
+	for (size_t i = 0; i < nr_events(tc); i++)
 		tracefs_event_disable(tc->inst, "block", events[i]);
 	if (tc->reader_up) {
 		tc->stop = true;
@@ -411,6 +483,9 @@ int trace_capture_stop(struct trace_capture *tc, struct trace_result *res)
 		res->start_ns = tc->start_ns;
 		res->end_ns = end;
 		res->dev = tc->dev;
+		res->qev = tc->qev;
+		res->nr_qev = tc->nr_qev;
+		tc->qev = NULL;
 	}
 	capture_free(tc);
 	return rc;
@@ -419,6 +494,7 @@ int trace_capture_stop(struct trace_capture *tc, struct trace_result *res)
 void trace_result_release(struct trace_result *res)
 {
 	free(res->rq);
+	free(res->qev);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -434,7 +510,13 @@ enum {
 	BLK_TC_COMPLETE = 1 << 7, BLK_TC_FS = 1 << 8, BLK_TC_META = 1 << 12,
 	BLK_TC_DISCARD = 1 << 13,
 };
-enum { BLK_TA_ISSUE_ = 7, BLK_TA_COMPLETE_ = 8 };
+enum {
+	BLK_TC_QUEUE = 1 << 4, BLK_TC_REQUEUE = 1 << 5,
+};
+enum {
+	BLK_TA_QUEUE_ = 1, BLK_TA_BACKMERGE_ = 2, BLK_TA_FRONTMERGE_ = 3,
+	BLK_TA_INSERT_ = 5, BLK_TA_ISSUE_ = 7, BLK_TA_COMPLETE_ = 8,
+};
 
 struct blk_io_trace {
 	uint32_t magic;     /* MAGIC | version */
@@ -451,10 +533,12 @@ struct blk_io_trace {
 };
 _Static_assert(sizeof(struct blk_io_trace) == 48, "blk_io_trace layout");
 
+/* One output record: rq (kind 'D' or 'C') or qev (the others) [idx]. */
 struct blk_rec {
 	uint64_t t;
-	size_t rq;
-	int complete;
+	size_t idx;
+	int order;             /* Q, M/F, I, D, C at one instant */
+	char kind;
 };
 
 static int cmp_blk_rec(const void *a, const void *b)
@@ -463,15 +547,56 @@ static int cmp_blk_rec(const void *a, const void *b)
 
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
-	if (x->rq != y->rq)
-		return x->rq < y->rq ? -1 : 1;
-	return x->complete - y->complete;
+	if (x->order != y->order)
+		return x->order - y->order;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int blk_order(char kind)
+{
+	switch (kind) {
+	case 'Q': return 0;
+	case 'M': case 'F': return 1;
+	case 'I': return 2;
+	case 'D': return 3;
+	default: return 4;
+	}
+}
+
+static uint32_t blk_action(char kind, uint32_t flags)
+{
+	uint32_t cat = BLK_TC_FS;
+
+	cat |= flags & TRQ_WRITE ? BLK_TC_WRITE : BLK_TC_READ;
+	if (flags & TRQ_FLUSH)
+		cat |= BLK_TC_FLUSH;
+	if (flags & TRQ_SYNC)
+		cat |= BLK_TC_SYNC;
+	if (flags & TRQ_META)
+		cat |= BLK_TC_META;
+	if (flags & TRQ_DISCARD)
+		cat |= BLK_TC_DISCARD;
+	switch (kind) {
+	case 'Q':
+		return BLK_TA_QUEUE_ | BLK_TC_ACT(cat | BLK_TC_QUEUE);
+	case 'M':
+		return BLK_TA_BACKMERGE_ | BLK_TC_ACT(cat | BLK_TC_QUEUE);
+	case 'F':
+		return BLK_TA_FRONTMERGE_ | BLK_TC_ACT(cat | BLK_TC_QUEUE);
+	case 'I':
+		return BLK_TA_INSERT_ | BLK_TC_ACT(cat | BLK_TC_QUEUE);
+	case 'D':
+		return BLK_TA_ISSUE_ | BLK_TC_ACT(cat | BLK_TC_ISSUE);
+	default:
+		return BLK_TA_COMPLETE_ | BLK_TC_ACT(cat | BLK_TC_COMPLETE);
+	}
 }
 
 int trace_write_blk(const char *path, const struct trace_result *res)
 {
-	struct blk_rec *r = xcalloc(2 * res->nr + 1, sizeof(*r));
+	struct blk_rec *r = xcalloc(2 * res->nr + res->nr_qev + 1, sizeof(*r));
 	size_t n = 0, i;
+	uint64_t t0;
 	FILE *f = fopen(path, "wb");
 	int rc = 0;
 
@@ -480,39 +605,39 @@ int trace_write_blk(const char *path, const struct trace_result *res)
 		return error_errno("cannot create '%s'", path);
 	}
 	for (i = 0; i < res->nr; i++) {
-		r[n++] = (struct blk_rec){ res->rq[i].issue_ns, i, 0 };
+		r[n++] = (struct blk_rec){ res->rq[i].issue_ns, i,
+					   blk_order('D'), 'D' };
 		if (res->rq[i].complete_ns)
 			r[n++] = (struct blk_rec){ res->rq[i].complete_ns, i,
-						   1 };
+						   blk_order('C'), 'C' };
 	}
+	for (i = 0; i < res->nr_qev; i++)
+		r[n++] = (struct blk_rec){ res->qev[i].ts_ns, i,
+					   blk_order(res->qev[i].action),
+					   res->qev[i].action };
 	qsort(r, n, sizeof(*r), cmp_blk_rec);
+	t0 = n && r[0].t < res->start_ns ? r[0].t : res->start_ns;
 	for (i = 0; i < n; i++) {
-		const struct trace_rq *q = &res->rq[r[i].rq];
 		struct blk_io_trace t;
-		uint32_t cat = BLK_TC_FS;
+		uint64_t sector;
+		uint32_t nr_sector, flags;
 
+		if (r[i].kind == 'D' || r[i].kind == 'C') {
+			sector = res->rq[r[i].idx].sector;
+			nr_sector = res->rq[r[i].idx].nr_sector;
+			flags = res->rq[r[i].idx].flags;
+		} else {
+			sector = res->qev[r[i].idx].sector;
+			nr_sector = res->qev[r[i].idx].nr_sector;
+			flags = res->qev[r[i].idx].flags;
+		}
 		memset(&t, 0, sizeof(t));
 		t.magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION;
 		t.sequence = (uint32_t)i + 1;
-		t.time = r[i].t - (res->start_ns < r[0].t ? res->start_ns
-							 : r[0].t);
-		t.sector = q->sector;
-		t.bytes = q->nr_sector * 512;
-		cat |= q->flags & TRQ_WRITE ? BLK_TC_WRITE : BLK_TC_READ;
-		if (q->flags & TRQ_FLUSH)
-			cat |= BLK_TC_FLUSH;
-		if (q->flags & TRQ_SYNC)
-			cat |= BLK_TC_SYNC;
-		if (q->flags & TRQ_META)
-			cat |= BLK_TC_META;
-		if (q->flags & TRQ_DISCARD)
-			cat |= BLK_TC_DISCARD;
-		if (r[i].complete)
-			t.action = BLK_TA_COMPLETE_ |
-				   BLK_TC_ACT(cat | BLK_TC_COMPLETE);
-		else
-			t.action = BLK_TA_ISSUE_ |
-				   BLK_TC_ACT(cat | BLK_TC_ISSUE);
+		t.time = r[i].t - t0;
+		t.sector = sector;
+		t.bytes = nr_sector * 512;
+		t.action = blk_action(r[i].kind, flags);
 		t.device = res->dev;
 		if (fwrite(&t, sizeof(t), 1, f) != 1)
 			break;
@@ -634,7 +759,7 @@ static int hook_begin(void *data, struct wl_ctx *ctx, const char *phase)
 			"requests the filesystem made, not the backing "
 			"disk's\n", t->device);
 	hd->warned = true;
-	return trace_capture_start(t->device, &hd->tc);
+	return trace_capture_start(t->device, 0, &hd->tc);
 }
 
 static void hook_end(void *data, struct wl_ctx *ctx, struct phase_rec *rec)
@@ -651,6 +776,12 @@ static void hook_end(void *data, struct wl_ctx *ctx, struct phase_rec *rec)
 	hd->tc = NULL;
 	trace_analyze(res.rq, res.nr, res.start_ns, res.end_ns, &s);
 	trace_stats_to_metrics(&s, (double)rec->m.wall_ns / 1e9, rec);
+	/* The report's offset scatter: a bounded sample, not every request
+	 * (a long phase issues millions). */
+	free(rec->rqs);
+	rec->nr_rqs = trace_sample(res.rq, res.nr, res.start_ns,
+				   TRACE_SAMPLE_MAX, &rec->rqs,
+				   &rec->rqs_total);
 	phase_rec_add_metric(rec, "trace.lost_events", (double)res.lost,
 			     "events", BETTER_NONE);
 	phase_rec_add_metric(rec, "trace.loop_device",

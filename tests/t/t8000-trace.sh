@@ -46,6 +46,18 @@ TRACEFS_BEFORE=$(tracefs_state)
 check_exit "trace without --dev is a usage error" 2 "$FSLAB" trace -- true
 check_exit "trace without a command is a usage error" 2 "$FSLAB" trace --dev /dev/null
 
+# An unknown --trace phase is refused before any work: one line, exit 2,
+# the valid names of the run's workloads listed, no database created.
+"$FSLAB" run --target ext4:size=1G --trace=create,nosuch -w metadata -w ffsb \
+	--db "$DB" --scratch "$SCRATCH" >"$SCRATCH/bad.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$SCRATCH/bad.out")" -eq 1 ] &&
+	grep -q "unknown phase 'nosuch' for --trace (valid: mkdir, create, stat, read, unlink, rmdir, setup, run)" "$SCRATCH/bad.out" &&
+	[ ! -e "$DB" ] && ok "--trace=nosuch: one-line usage error before any work" ||
+	not_ok "--trace=nosuch: one-line usage error before any work" "exit $rc" "$(cat "$SCRATCH/bad.out")"
+check_exit "--trace names a phase of another workload: exit 2" 2 \
+	"$FSLAB" run --trace=patch -w metadata --db "$DB" --scratch "$SCRATCH"
+
 img=$SCRATCH/t8000.img
 mnt=$SCRATCH/mnt
 truncate -s 1G "$img"
@@ -86,9 +98,22 @@ if command -v blkparse >/dev/null 2>&1; then
 	"$FSLAB" trace --dev "$dev" --json "$SCRATCH/blk.json" --trace-blk "$SCRATCH/t.blk" \
 		-- sh -c "cat '$mnt/big' >/dev/null" >/dev/null 2>&1
 	nreq=$(json_get "$SCRATCH/blk.json" requests)
-	nd=$(blkparse -i - <"$SCRATCH/t.blk" 2>/dev/null | awk '$6 == "D" && $7 == "R"' | wc -l)
+	nd=$(blkparse -i - <"$SCRATCH/t.blk" 2>/dev/null | awk '$6 == "D"' | wc -l)
 	[ "$nreq" -ge 1 ] && [ "$nd" -eq "$nreq" ] && ok "--trace-blk: blkparse reads $nd issues" ||
 		not_ok "--trace-blk: blkparse reads every issue" "json $nreq, blkparse $nd"
+	nq=$(blkparse -i - <"$SCRATCH/t.blk" 2>/dev/null | awk '$6 == "Q" && $7 == "R"' | wc -l)
+	[ "$nq" -ge 1 ] && ok "--trace-blk: queue events too ($nq Q)" || not_ok "--trace-blk: queue events too" "no Q"
+	# btt follows I/Os from Q to C: its timing table must have rows.
+	if command -v btt >/dev/null 2>&1; then
+		# In $SCRATCH: btt drops its *_fp.dat files into the cwd.
+		(cd "$SCRATCH" && btt -i t.blk >btt.out 2>&1)
+		awk '$1 == "D2C" && $NF > 0 { d = 1 } $1 == "Q2C" && $NF > 0 { q = 1 }
+			END { exit !(d && q) }' "$SCRATCH/btt.out" &&
+			ok "--trace-blk: btt reports D2C and Q2C" ||
+			not_ok "--trace-blk: btt reports D2C and Q2C" "$(head -12 "$SCRATCH/btt.out")"
+	else
+		ok "# SKIP btt: not installed"
+	fi
 else
 	ok "# SKIP --trace-blk: no blkparse"
 fi

@@ -72,6 +72,12 @@ static struct run_rec *make_run(void)
 	p->workers[0].worker = 0;
 	p->workers[0].end_ns = 99;
 	p->nr_workers = 1;
+	/* Traced: 2 of 7 requests sampled. */
+	p->rqs = xcalloc(2, sizeof(*p->rqs));
+	p->rqs[0] = (struct rq_sample){ 5, 2048, 4096, 'R' };
+	p->rqs[1] = (struct rq_sample){ 1ULL << 40, 1ULL << 36, 1 << 20, 'W' };
+	p->nr_rqs = 2;
+	p->rqs_total = 7;
 	p = wlrun_rec_new_phase(w);
 	p->name = xstrdup("patch");
 	p->status = PHASE_INTERRUPTED;
@@ -162,7 +168,27 @@ static void check_doc(json_t *root)
 				json_object_get(p, "workers"), 0), "end_ns")),
 			 99);
 
+	m = json_object_get(p, "trace_sample");
+	assert_true(json_is_object(m));
+	assert_int_equal(json_integer_value(json_object_get(m, "total")), 7);
+	assert_int_equal(json_integer_value(json_object_get(m, "stored")), 2);
+	assert_true(json_is_true(json_object_get(m, "thinned")));
+	assert_string_equal(json_string_value(json_array_get(
+				json_object_get(m, "columns"), 1)), "sector");
+	m = json_object_get(m, "requests");
+	assert_int_equal(json_array_size(m), 2);
+	assert_true(json_integer_value(json_array_get(json_array_get(m, 1),
+						      0)) == 1LL << 40);
+	assert_true(json_integer_value(json_array_get(json_array_get(m, 1),
+						      1)) == 1LL << 36);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(m,
+				0), 2)), 4096);
+	assert_string_equal(json_string_value(json_array_get(
+				json_array_get(m, 1), 3)), "W");
+
 	p = json_array_get(json_object_get(w, "phases"), 1);
+	/* Untraced phases carry no sample key at all. */
+	assert_null(json_object_get(p, "trace_sample"));
 	assert_string_equal(json_string_value(json_object_get(p, "status")),
 			    "interrupted");
 	assert_string_equal(json_string_value(json_object_get(p, "error")),

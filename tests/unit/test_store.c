@@ -107,6 +107,19 @@ static void fill_phase(struct phase_rec *p, int k)
 	phase_rec_add_metric(p, "MiB/s", 98.25, "MiB/s", BETTER_HIGHER);
 	phase_rec_add_metric(p, "sync_s", NAN, "s", BETTER_LOWER);
 	phase_rec_add_metric(p, "dirs", 17, "files", BETTER_NONE);
+	if (k == 0) {
+		/* A traced phase: a thinned sample (3 of 5 requests). */
+		static const struct rq_sample rqs[] = {
+			{ 0, 2048, 4096, 'R' },
+			{ 1500000, 1ULL << 40, 1 << 20, 'W' },
+			{ 99000000000ULL, 8, 512, 'R' },
+		};
+
+		p->rqs = xcalloc(3, sizeof(*p->rqs));
+		memcpy(p->rqs, rqs, sizeof(rqs));
+		p->nr_rqs = 3;
+		p->rqs_total = 5;
+	}
 }
 
 static void add_worker(struct phase_rec *p, int n)
@@ -251,6 +264,14 @@ static void check_phase(const struct phase_rec *a, const struct phase_rec *b)
 			assert_true(isnan(y->value));
 		else
 			assert_true(x->value == y->value);
+	}
+	assert_int_equal(a->nr_rqs, b->nr_rqs);
+	assert_true(a->rqs_total == b->rqs_total);
+	for (size_t i = 0; i < a->nr_rqs; i++) {
+		assert_true(a->rqs[i].t_ns == b->rqs[i].t_ns);
+		assert_true(a->rqs[i].sector == b->rqs[i].sector);
+		assert_int_equal(a->rqs[i].bytes, b->rqs[i].bytes);
+		assert_int_equal(a->rqs[i].rw, b->rqs[i].rw);
 	}
 	assert_int_equal(a->nr_workers, b->nr_workers);
 	for (size_t i = 0; i < a->nr_workers; i++) {
@@ -424,6 +445,75 @@ static void test_newer_schema_refused(void **state)
 	st = (struct store *)1;
 	assert_int_equal(store_open(f->db, &st), -1);
 	assert_null(st);
+}
+
+static int sql_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	int v = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/*
+ * A version-1 database (what fslab wrote before trace samples) opens,
+ * keeps its runs, is migrated to version 2 in place, and then takes
+ * phases with samples.  Version 1 is version 2 without the two trace
+ * tables, so dropping them and the version makes one.
+ */
+static void test_old_schema_migrated(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st;
+	struct run_rec *w, *r, *w2;
+	sqlite3 *db;
+
+	assert_int_equal(store_open(f->db, &st), 0);
+	w = write_run(st, "old", 1700000000, 2, true);
+	store_close(st);
+	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE trace_request;"
+				      "DROP TABLE trace_sample;"
+				      "PRAGMA user_version = 1", NULL, NULL,
+				      NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(f->db, &st), 0);
+	assert_int_equal(store_load_run(st, w->id, &r), 0);
+	assert_int_equal(r->nr_wlruns, 2);
+	/* The old rows have no sample (it was dropped with the table). */
+	assert_int_equal(r->wlruns[0].phases[0].nr_rqs, 0);
+	assert_true(r->wlruns[0].phases[0].rqs_total == 0);
+	assert_string_equal(r->wlruns[0].phases[1].name, "phase-1");
+	run_rec_free(r);
+	w2 = write_run(st, "new", 1700000100, 1, true);
+	assert_int_equal(store_load_run(st, w2->id, &r), 0);
+	check_phase(&w2->wlruns[0].phases[0], &r->wlruns[0].phases[0]);
+	run_rec_free(r);
+	store_close(st);
+
+	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 2);
+	assert_int_equal(sql_int(db, "SELECT count(*) FROM trace_request"),
+			 2 * 3); /* two wlruns, one sampled phase each */
+	assert_int_equal(sql_int(db, "SELECT count(*) FROM trace_sample"
+				 " WHERE thinned = 1 AND total = 5"
+				 " AND stored = 3"), 2);
+	sqlite3_close(db);
+	/* Deleting the run takes its sample along. */
+	assert_int_equal(store_open(f->db, &st), 0);
+	assert_int_equal(store_delete_run(st, w2->id), 0);
+	store_close(st);
+	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+	assert_int_equal(sql_int(db, "SELECT count(*) FROM trace_request"),
+			 0);
+	sqlite3_close(db);
+	run_rec_free(w);
+	run_rec_free(w2);
 }
 
 static void test_not_a_database(void **state)
@@ -600,6 +690,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_list_latest_delete, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_newer_schema_refused,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_old_schema_migrated,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_a_database, setup,
 						teardown),

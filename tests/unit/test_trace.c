@@ -11,12 +11,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "result.h"
 #include "trace/analyze.h"
+#include "trace/blktrace.h"
 #include "trace/plot.h"
 
 #define MS 1000000ULL
@@ -258,6 +261,121 @@ static cairo_status_t count_bytes(void *closure, const unsigned char *d,
 	return CAIRO_STATUS_SUCCESS;
 }
 
+/* Data requests only, times from t0, thinned evenly over the whole
+ * trace when over the cap. */
+static void test_sample(void **state)
+{
+	struct trace_rq v[1000];
+	struct rq_sample *out;
+	uint64_t total;
+	size_t n;
+	(void)state;
+
+	for (size_t i = 0; i < 1000; i++)
+		v[i] = rq(10 + i, 8 * i, 8, i % 2 ? TRQ_WRITE : TRQ_READ);
+	v[3].flags = TRQ_FLUSH | TRQ_WRITE;   /* flush: no data */
+	v[3].nr_sector = 0;
+	v[5].flags = TRQ_DISCARD | TRQ_WRITE; /* discard: not data */
+
+	n = trace_sample(v, 6, 5 * MS, 100, &out, &total);
+	assert_int_equal(n, 4);
+	assert_true(total == 4);
+	assert_true(out[0].t_ns == 5 * MS);
+	assert_int_equal(out[0].rw, 'R');
+	assert_int_equal(out[1].rw, 'W');
+	assert_true(out[2].sector == 16);
+	assert_true(out[3].sector == 32);     /* 3 was skipped */
+	assert_int_equal(out[3].bytes, 4096);
+	free(out);
+
+	n = trace_sample(v, 1000, 0, 100, &out, &total);
+	assert_int_equal(n, 100);
+	assert_true(total == 998);
+	assert_true(out[0].sector == 0);
+	/* Evenly: the last one near the end, the middle one in the middle. */
+	assert_true(out[99].sector >= 8 * 980);
+	assert_true(out[50].sector >= 8 * 490 && out[50].sector <= 8 * 510);
+	for (size_t i = 1; i < n; i++)
+		assert_true(out[i].t_ns > out[i - 1].t_ns);
+	free(out);
+
+	assert_int_equal(trace_sample(v, 0, 0, 100, &out, &total), 0);
+	assert_null(out);
+	assert_true(total == 0);
+}
+
+static void test_check_phases(void **state)
+{
+	static const char *const a[] = { "create", "read", NULL };
+	static const char *const b[] = { "read", "patch", NULL };
+	const char *const *known[] = { a, b };
+	char err[256];
+	(void)state;
+
+	assert_int_equal(trace_check_phases(NULL, known, 2, err, sizeof(err)),
+			 0);
+	assert_int_equal(trace_check_phases("", known, 2, err, sizeof(err)),
+			 0);
+	assert_int_equal(trace_check_phases("patch,create", known, 2, err,
+					    sizeof(err)), 0);
+	assert_int_equal(trace_check_phases("read,bogus", known, 2, err,
+					    sizeof(err)), -1);
+	/* "read" is listed once although both workloads have it. */
+	assert_string_equal(err, "unknown phase 'bogus' for --trace (valid: "
+			    "create, read, patch)");
+	/* A phase of a workload not in the run is unknown too. */
+	assert_int_equal(trace_check_phases("patch", known, 1, err,
+					    sizeof(err)), -1);
+	assert_string_equal(err, "unknown phase 'patch' for --trace (valid: "
+			    "create, read)");
+	/* A short buffer truncates, never overflows. */
+	assert_int_equal(trace_check_phases("x", known, 2, err, 20), -1);
+	assert_int_equal(strlen(err), 19);
+}
+
+/* The blktrace stream: Q, M, I, D, C per I/O in time order, with the
+ * action codes and categories blkparse and btt decode. */
+static void test_write_blk(void **state)
+{
+	struct trace_rq r = { 2000, 3000, 64, 8, TRQ_WRITE | TRQ_SYNC };
+	struct trace_qev q[] = {
+		{ 1500, 64, 8, TRQ_WRITE, 'I' },
+		{ 1000, 64, 4, TRQ_WRITE, 'Q' },
+		{ 1200, 68, 4, TRQ_WRITE, 'M' },
+	};
+	struct trace_result res = { &r, 1, q, 3, 0, 500, 4000,
+				    (7u << 20) | 1 };
+	char path[] = "/tmp/test_trace_blk.XXXXXX";
+	static const unsigned want[] = { 1, 2, 5, 7, 8 };
+	static const uint64_t want_t[] = { 500, 700, 1000, 1500, 2500 };
+	uint32_t rec[12];
+	FILE *f;
+	int fd = mkstemp(path);
+	(void)state;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(trace_write_blk(path, &res), 0);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	for (size_t i = 0; i < ARRAY_SIZE_T(want); i++) {
+		uint64_t t;
+
+		assert_int_equal(fread(rec, 48, 1, f), 1);
+		assert_int_equal(rec[0], 0x65617407u);
+		memcpy(&t, &rec[2], 8);
+		assert_int_equal(t, want_t[i]);           /* from start_ns */
+		assert_int_equal(rec[7] & 0xffff, want[i]);
+		/* write category bit; queue (bit 4) for Q/M/I */
+		assert_true(rec[7] >> 16 & 2);
+		assert_int_equal(!!(rec[7] >> 16 & 16), i < 3);
+		assert_int_equal(rec[9], (7u << 20) | 1);
+	}
+	assert_int_equal(fread(rec, 48, 1, f), 0);
+	fclose(f);
+	unlink(path);
+}
+
 static void test_plot(void **state)
 {
 	struct trace_rq r[50];
@@ -302,6 +420,9 @@ int main(void)
 		cmocka_unit_test(test_time_bins),
 		cmocka_unit_test(test_queue_depth),
 		cmocka_unit_test(test_pairing),
+		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_check_phases),
+		cmocka_unit_test(test_write_blk),
 		cmocka_unit_test(test_plot),
 	};
 
