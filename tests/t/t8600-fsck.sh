@@ -40,7 +40,7 @@ check "golden unchanged by its uses" "$FSLAB" age --check-golden aged1 --scratch
 # Damage: clear the inode of the aged directory on a copy.
 if command -v debugfs >/dev/null; then
 	cp --sparse=always "$SCRATCH/golden/aged1.img" "$SCRATCH/golden/broken.img"
-	sed 's/^checksum=.*/checksum=fnv1a64w:0/' "$SCRATCH/golden/aged1.meta" \
+	sed 's/^checksum=.*/checksum=fnv1a64w:0000000000000000/' "$SCRATCH/golden/aged1.meta" \
 		> "$SCRATCH/golden/broken.meta"
 	for d in d0 d1 d2 d3; do debugfs -w -R "clri fslab/$d" "$SCRATCH/golden/broken.img" 2>&1 | grep -q "not found" || break; done
 	out=$("$FSLAB" run --target aged:broken --workload fsck --scratch "$SCRATCH" \
