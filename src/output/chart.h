@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include <cairo.h>
+
 /* One bar per group, at mean, with a whisker from lo to hi (its CI). */
 char *chart_bars(int id, const char *title, const char *unit,
 		 const char *const *labels, const double *mean,
@@ -28,6 +30,16 @@ char *chart_scatter(int id, const char *title, const char *unit,
 char *chart_lines(int id, const char *title, const char *unit,
 		  const char *const *names, const double *const *y,
 		  const size_t *ny, size_t n);
+
+/*
+ * Anything else drawn with cairo, e.g. trace_plot_draw_series(): draw()
+ * paints the w x h points of its context; the SVG text comes back like
+ * the charts' (ids prefixed).
+ */
+char *chart_custom(int id, double w, double h,
+		   void (*draw)(cairo_t *cr, double w, double h,
+				void *closure),
+		   void *closure);
 
 /*
  * Release cairo's and fontconfig's process-wide caches once no chart

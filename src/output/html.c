@@ -9,6 +9,7 @@
 
 #include "output/chart.h"
 #include "output/html.h"
+#include "trace/plot.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
@@ -25,7 +26,10 @@ static const char html_css[] =
 	".charts{display:flex;flex-wrap:wrap;gap:8px}"
 	".charts svg{border:1px solid #ddd;width:calc(50% - 10px);"
 	"min-width:320px;height:auto}"
-	".note{color:#555;font-size:.9em}";
+	".note{color:#555;font-size:.9em}"
+	"figure.trace{margin:0;width:calc(50% - 10px);min-width:420px}"
+	"figure.trace svg{width:100%;height:auto;border:1px solid #ddd}"
+	"figcaption{font-size:.85em;color:#555}";
 
 void html_escape(FILE *out, const char *s)
 {
@@ -346,6 +350,268 @@ static int time_series(FILE *out, const struct html_section *sec, int *id)
 	return rc;
 }
 
+/* ---- seekwatcher's panels per traced phase ---- */
+
+#define TRACE_FIG_W 900.0
+#define TRACE_FIG_H 640.0
+
+/* One traced phase of one configuration, ready to draw. */
+struct trace_fig {
+	const char *label;
+	size_t rep;
+	const struct phase_rec *p;
+	struct trace_rq *rq;         /* the stored sample */
+	double *mib_s, *seeks_s;     /* trace.ts.N.* */
+	struct trace_plot_series ser;
+	const struct trace_plot_axes *ax;
+	char *title;
+};
+
+/* trace.ts.N.NAME: N, or -1. */
+static long ts_index(const char *metric, const char *name)
+{
+	const char *p = metric;
+	char *end;
+	long n;
+
+	if (strncmp(p, "trace.ts.", 9))
+		return -1;
+	p += 9;
+	n = strtol(p, &end, 10);
+	if (end == p || *end != '.' || strcmp(end + 1, name) || n < 0 ||
+	    n > 100000)
+		return -1;
+	return n;
+}
+
+/* The exact series the capture stored (every request, not the sample). */
+static double *ts_series(const struct phase_rec *p, const char *name,
+			 size_t *nr)
+{
+	double *v = NULL;
+	size_t len = 0;
+
+	for (size_t m = 0; m < p->nr_metrics; m++) {
+		long i = ts_index(p->metrics[m].name, name);
+
+		if (i < 0)
+			continue;
+		if ((size_t)i >= len) {
+			v = xrealloc(v, ((size_t)i + 1) * sizeof(*v));
+			for (size_t k = len; k <= (size_t)i; k++)
+				v[k] = NAN;
+			len = (size_t)i + 1;
+		}
+		v[i] = p->metrics[m].value;
+	}
+	if (*nr < len)
+		*nr = len;
+	return v;
+}
+
+static void fig_fill(struct trace_fig *f)
+{
+	const struct phase_rec *p = f->p;
+	const struct metric *bs = phase_rec_metric(p, "trace.ts.bin_s");
+	const struct metric *seeks = phase_rec_metric(p, "trace.seeks");
+	size_t n = 0, n2 = 0;
+
+	f->rq = xcalloc(p->nr_rqs ? p->nr_rqs : 1, sizeof(*f->rq));
+	for (size_t i = 0; i < p->nr_rqs; i++) {
+		f->rq[i].issue_ns = p->rqs[i].t_ns;
+		f->rq[i].sector = p->rqs[i].sector;
+		f->rq[i].nr_sector = p->rqs[i].bytes / 512;
+		f->rq[i].flags = p->rqs[i].rw == 'R' ? TRQ_READ : TRQ_WRITE;
+	}
+	f->mib_s = ts_series(p, "mib_s", &n);
+	f->seeks_s = ts_series(p, "seeks_s", &n2);
+	/* Both have the same bins; pad the shorter one should one lack a
+	 * point (NaN is drawn as 0). */
+	if (n2 > n)
+		n = n2;
+	f->mib_s = xrealloc(f->mib_s, (n ? n : 1) * sizeof(double));
+	f->seeks_s = xrealloc(f->seeks_s, (n ? n : 1) * sizeof(double));
+	f->ser.bin_s = bs && isfinite(bs->value) && bs->value > 0 ? bs->value
+								  : 0.1;
+	f->ser.nr = n;
+	f->ser.mib_s = f->mib_s;
+	f->ser.seeks_s = f->seeks_s;
+	if (p->rqs_total > p->nr_rqs)
+		f->title = xasprintf("%s on %s, rep %zu: %llu requests "
+				     "(%zu drawn), %.0f seeks", p->name,
+				     f->label, f->rep,
+				     (unsigned long long)p->rqs_total,
+				     p->nr_rqs, seeks ? seeks->value : 0);
+	else
+		f->title = xasprintf("%s on %s, rep %zu: %llu requests, "
+				     "%.0f seeks", p->name, f->label, f->rep,
+				     (unsigned long long)p->rqs_total,
+				     seeks ? seeks->value : 0);
+}
+
+static void fig_release(struct trace_fig *f)
+{
+	free(f->rq);
+	free(f->mib_s);
+	free(f->seeks_s);
+	free(f->title);
+}
+
+static void fig_draw(cairo_t *cr, double w, double h, void *closure)
+{
+	const struct trace_fig *f = closure;
+
+	trace_plot_draw_series(cr, w, h, f->rq, f->p->nr_rqs, 0, &f->ser,
+			       f->ax, f->title);
+}
+
+/* The first phase of that name in w with a sample; NULL if none. */
+static const struct phase_rec *traced_phase(const struct wlrun_rec *w,
+					    const char *name)
+{
+	for (size_t i = 0; i < w->nr_phases; i++)
+		if (w->phases[i].name && !strcmp(w->phases[i].name, name) &&
+		    w->phases[i].nr_rqs)
+			return &w->phases[i];
+	return NULL;
+}
+
+/*
+ * One figure per configuration for the phase, side by side and on the
+ * same axes (time, offset, throughput and seeks/s ranges shared), so
+ * the targets compare at a glance; the overlaid throughput and seeks/s
+ * lines are in the time series charts.
+ */
+static int trace_phase_figs(FILE *out, const struct html_section *sec,
+			    const char *phase, int *id)
+{
+	const struct cmp_table *t = sec->table;
+	struct trace_fig *figs = xcalloc(t->nr_groups + 1, sizeof(*figs));
+	struct trace_plot_axes ax = { 0, INFINITY, 0, 0, 0 };
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t g = 0; g < t->nr_groups; g++) {
+		const struct cmp_group *grp = &sec->groups[g];
+
+		for (size_t r = 0; r < grp->nr_reps; r++) {
+			const struct phase_rec *p = traced_phase(grp->reps[r],
+								 phase);
+
+			if (!p)
+				continue;
+			figs[n].label = t->labels[g];
+			figs[n].rep = r;
+			figs[n].p = p;
+			fig_fill(&figs[n++]);
+			break;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct trace_fig *f = &figs[i];
+		double span = (double)f->p->m.wall_ns / 1e9;
+
+		if ((double)f->ser.nr * f->ser.bin_s > span)
+			span = (double)f->ser.nr * f->ser.bin_s;
+		if (span > ax.t_max_s)
+			ax.t_max_s = span;
+		for (size_t k = 0; k < f->p->nr_rqs; k++) {
+			double a = (double)f->rq[k].sector * 512 / 1048576.0;
+			double b = (double)(f->rq[k].sector +
+					    f->rq[k].nr_sector) * 512 /
+				   1048576.0;
+			double ts = (double)f->rq[k].issue_ns / 1e9;
+
+			if (a < ax.off_lo_mib)
+				ax.off_lo_mib = a;
+			if (b > ax.off_hi_mib)
+				ax.off_hi_mib = b;
+			if (ts > ax.t_max_s)
+				ax.t_max_s = ts;
+		}
+		for (size_t k = 0; k < f->ser.nr; k++) {
+			if (isfinite(f->mib_s[k]) &&
+			    f->mib_s[k] * 1.1 > ax.mib_s_max)
+				ax.mib_s_max = f->mib_s[k] * 1.1;
+			if (isfinite(f->seeks_s[k]) &&
+			    f->seeks_s[k] * 1.1 > ax.seeks_s_max)
+				ax.seeks_s_max = f->seeks_s[k] * 1.1;
+		}
+	}
+	if (!isfinite(ax.off_lo_mib))
+		ax.off_lo_mib = 0;
+	fputs("<h3>block I/O: ", out);
+	html_escape(out, phase);
+	fputs("</h3>\n<p class=note>seekwatcher's panels of the first traced "
+	      "phase of that name per configuration, on shared axes: every "
+	      "data request at its disk offset (reads blue, writes red; a "
+	      "phase with more than 20000 requests shows an even sample of "
+	      "them), and throughput and seeks/s of all requests.</p>\n"
+	      "<div class=charts>\n", out);
+	for (size_t i = 0; i < n && !rc; i++) {
+		char *svg;
+
+		figs[i].ax = &ax;
+		svg = chart_custom((*id)++, TRACE_FIG_W, TRACE_FIG_H, fig_draw,
+				   &figs[i]);
+		if (!svg) {
+			rc = -1;
+			break;
+		}
+		fputs("<figure class=trace data-phase=\"", out);
+		html_escape(out, phase);
+		fputs("\" data-config=\"", out);
+		html_escape(out, figs[i].label);
+		fputs("\">\n", out);
+		put_svg(out, svg);
+		fputs("<figcaption>", out);
+		html_escape(out, figs[i].title);
+		if (figs[i].p->rqs_total > figs[i].p->nr_rqs)
+			fprintf(out, "; the scatter shows an even sample of "
+				"%zu of them", figs[i].p->nr_rqs);
+		fputs("</figcaption></figure>\n", out);
+	}
+	fputs("</div>\n", out);
+	for (size_t i = 0; i < n; i++)
+		fig_release(&figs[i]);
+	free(figs);
+	return rc;
+}
+
+/* Every phase name with a stored request sample, in order of appearance. */
+static int trace_figures(FILE *out, const struct html_section *sec, int *id)
+{
+	const char **seen = NULL;
+	size_t n = 0, alloc = 0;
+	int rc = 0;
+
+	for (size_t g = 0; g < sec->table->nr_groups; g++) {
+		const struct cmp_group *grp = &sec->groups[g];
+
+		for (size_t r = 0; r < grp->nr_reps; r++) {
+			const struct wlrun_rec *w = grp->reps[r];
+
+			for (size_t i = 0; i < w->nr_phases; i++) {
+				const struct phase_rec *p = &w->phases[i];
+				bool dup = false;
+
+				if (!p->nr_rqs || !p->name)
+					continue;
+				for (size_t j = 0; j < n && !dup; j++)
+					dup = !strcmp(seen[j], p->name);
+				if (dup)
+					continue;
+				ALLOC_GROW(seen, n + 1, alloc);
+				seen[n++] = p->name;
+			}
+		}
+	}
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = trace_phase_figs(out, sec, seen[i], id);
+	free(seen);
+	return rc;
+}
+
 static void classic(FILE *out, const struct html_section *sec)
 {
 	const struct workload *wl = wl_find(sec->table->workload);
@@ -436,6 +702,8 @@ int html_write_report(FILE *out, const char *title,
 		}
 		if (!rc)
 			rc = time_series(out, &secs[i], &id);
+		if (!rc)
+			rc = trace_figures(out, &secs[i], &id);
 	}
 	fputs("</body>\n</html>\n", out);
 	return rc;

@@ -9,6 +9,7 @@
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace/plot.h"
@@ -110,13 +111,11 @@ static void axes(cairo_t *cr, const struct frame *f, const char *ylabel,
 }
 
 static void scatter(cairo_t *cr, struct frame *f, const struct trace_rq *rq,
-		    size_t nr, const struct trace_stats *s)
+		    size_t nr, uint64_t t0_ns, const struct trace_plot_axes *ax)
 {
-	double lo = (double)s->min_sector * 512 / 1048576.0;
-	double hi = (double)s->max_sector * 512 / 1048576.0;
-
-	f->y_min = floor(lo);
-	f->y_max = hi > f->y_min ? ceil(hi) : f->y_min + 1;
+	f->y_min = floor(ax->off_lo_mib);
+	f->y_max = ax->off_hi_mib > f->y_min ? ceil(ax->off_hi_mib)
+					      : f->y_min + 1;
 	axes(cr, f, "disk offset (MiB)", false);
 	cairo_save(cr);
 	cairo_rectangle(cr, f->x, f->y, f->w, f->h);
@@ -132,7 +131,8 @@ static void scatter(cairo_t *cr, struct frame *f, const struct trace_rq *rq,
 			if (!r->nr_sector ||
 			    !(r->flags & (pass ? TRQ_READ : TRQ_WRITE)))
 				continue;
-			t = (double)(r->issue_ns - s->first_ns) / 1e9;
+			t = (double)(r->issue_ns > t0_ns ? r->issue_ns - t0_ns
+							 : 0) / 1e9;
 			y = fy(f, (double)r->sector * 512 / 1048576.0);
 			y2 = fy(f, (double)(r->sector + r->nr_sector) * 512 /
 				       1048576.0);
@@ -144,31 +144,19 @@ static void scatter(cairo_t *cr, struct frame *f, const struct trace_rq *rq,
 	cairo_restore(cr);
 }
 
-static double bin_mib_s(const struct trace_stats *s, size_t i, int which)
-{
-	const struct trace_bin *b = &s->bins[i];
-	double v = which == 0 ? b->rd_bytes : which == 1 ? b->wr_bytes
-			      : b->rd_bytes + b->wr_bytes;
-
-	return v / 1048576.0 / ((double)s->bin_ns / 1e9);
-}
-
 static void line(cairo_t *cr, const struct frame *f,
-		 const struct trace_stats *s, const double *c,
-		 double (*val)(const struct trace_stats *, size_t, int),
-		 int which)
+		 const struct trace_plot_series *ser, const double *v,
+		 const double *c)
 {
-	double bw = (double)s->bin_ns / 1e9;
-
 	cairo_save(cr);
 	cairo_rectangle(cr, f->x, f->y, f->w, f->h);
 	cairo_clip(cr);
 	cairo_set_source_rgb(cr, c[0], c[1], c[2]);
 	cairo_set_line_width(cr, 1.5);
-	for (size_t i = 0; i < s->nr_bins; i++) {
-		double x0 = fx(f, (double)i * bw);
-		double x1 = fx(f, (double)(i + 1) * bw);
-		double y = fy(f, val(s, i, which));
+	for (size_t i = 0; i < ser->nr; i++) {
+		double x0 = fx(f, (double)i * ser->bin_s);
+		double x1 = fx(f, (double)(i + 1) * ser->bin_s);
+		double y = fy(f, isfinite(v[i]) ? v[i] : 0);
 
 		if (!i)
 			cairo_move_to(cr, x0, y);
@@ -180,21 +168,13 @@ static void line(cairo_t *cr, const struct frame *f,
 	cairo_restore(cr);
 }
 
-static double bin_seeks_s(const struct trace_stats *s, size_t i, int which)
-{
-	(void)which;
-	return s->bins[i].seeks / ((double)s->bin_ns / 1e9);
-}
-
-static double series_max(const struct trace_stats *s,
-			 double (*val)(const struct trace_stats *, size_t,
-				       int), int which)
+static double series_max(const double *v, size_t n)
 {
 	double m = 0;
 
-	for (size_t i = 0; i < s->nr_bins; i++)
-		if (val(s, i, which) > m)
-			m = val(s, i, which);
+	for (size_t i = 0; v && i < n; i++)
+		if (isfinite(v[i]) && v[i] > m)
+			m = v[i];
 	return m > 0 ? m * 1.1 : 1;
 }
 
@@ -208,16 +188,50 @@ static void legend(cairo_t *cr, double x, double y, const double *c,
 	text(cr, x + 14, y, s, 0);
 }
 
-void trace_plot_draw(cairo_t *cr, double width, double height,
-		     const struct trace_rq *rq, size_t nr,
-		     const struct trace_stats *s, const char *title)
+void trace_plot_draw_series(cairo_t *cr, double width, double height,
+			    const struct trace_rq *rq, size_t nr,
+			    uint64_t t0_ns,
+			    const struct trace_plot_series *ser,
+			    const struct trace_plot_axes *axp,
+			    const char *title)
 {
 	double ph = (height - MARGIN_T - MARGIN_B - 2 * GAP) / 3;
-	double t_max = (double)(s->last_ns - s->first_ns) / 1e9;
-	struct frame f = { MARGIN_L, MARGIN_T, width - MARGIN_L - MARGIN_R,
-			   ph, t_max > 0 ? t_max : 1, 0, 1 };
-	char buf[160];
+	struct trace_plot_axes ax = *axp;
+	struct frame f;
 
+	/* Unset ranges come from the data. */
+	if (!(ax.t_max_s > 0))
+		ax.t_max_s = (double)ser->nr * ser->bin_s;
+	for (size_t i = 0; i < nr; i++) {
+		double t = (double)(rq[i].issue_ns > t0_ns ?
+				    rq[i].issue_ns - t0_ns : 0) / 1e9;
+
+		if (t > ax.t_max_s)
+			ax.t_max_s = t;
+	}
+	if (!(ax.off_hi_mib > ax.off_lo_mib)) {
+		double lo = INFINITY, hi = 0;
+
+		for (size_t i = 0; i < nr; i++) {
+			double a = (double)rq[i].sector * 512 / 1048576.0;
+			double b = (double)(rq[i].sector + rq[i].nr_sector) *
+				   512 / 1048576.0;
+
+			if (a < lo)
+				lo = a;
+			if (b > hi)
+				hi = b;
+		}
+		ax.off_lo_mib = isfinite(lo) ? lo : 0;
+		ax.off_hi_mib = hi;
+	}
+	if (!(ax.mib_s_max > 0))
+		ax.mib_s_max = series_max(ser->mib_s, ser->nr);
+	if (!(ax.seeks_s_max > 0))
+		ax.seeks_s_max = series_max(ser->seeks_s, ser->nr);
+
+	f = (struct frame){ MARGIN_L, MARGIN_T, width - MARGIN_L - MARGIN_R,
+			    ph, ax.t_max_s > 0 ? ax.t_max_s : 1, 0, 1 };
 	cairo_save(cr);
 	cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
 	cairo_rectangle(cr, 0, 0, width, height);
@@ -226,32 +240,71 @@ void trace_plot_draw(cairo_t *cr, double width, double height,
 			       CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_set_font_size(cr, 13);
-	snprintf(buf, sizeof(buf), "%s%s%llu requests, %llu seeks",
-		 title ? title : "", title ? ": " : "",
-		 (unsigned long long)s->reqs, (unsigned long long)s->seeks);
-	text(cr, width / 2, 20, buf, 0.5);
+	if (title)
+		text(cr, width / 2, 20, title, 0.5);
 
-	scatter(cr, &f, rq, nr, s);
+	scatter(cr, &f, rq, nr, t0_ns, &ax);
 	cairo_set_font_size(cr, 10);
 	legend(cr, f.x + f.w - 110, f.y - 4, c_read, "reads");
 	legend(cr, f.x + f.w - 55, f.y - 4, c_write, "writes");
 
 	f.y += ph + GAP;
 	f.y_min = 0;
-	f.y_max = series_max(s, bin_mib_s, 2);
+	f.y_max = ax.mib_s_max;
 	axes(cr, &f, "throughput (MiB/s)", false);
-	line(cr, &f, s, c_total, bin_mib_s, 2);
-	line(cr, &f, s, c_read, bin_mib_s, 0);
-	line(cr, &f, s, c_write, bin_mib_s, 1);
-	legend(cr, f.x + f.w - 165, f.y - 4, c_total, "total");
+	if (ser->mib_s)
+		line(cr, &f, ser, ser->mib_s, c_total);
+	if (ser->rd_mib_s)
+		line(cr, &f, ser, ser->rd_mib_s, c_read);
+	if (ser->wr_mib_s)
+		line(cr, &f, ser, ser->wr_mib_s, c_write);
+	legend(cr, f.x + f.w - (ser->rd_mib_s ? 165 : 55), f.y - 4, c_total,
+	       "total");
+	if (ser->rd_mib_s) {
+		legend(cr, f.x + f.w - 110, f.y - 4, c_read, "reads");
+		legend(cr, f.x + f.w - 55, f.y - 4, c_write, "writes");
+	}
 
 	f.y += ph + GAP;
-	f.y_max = series_max(s, bin_seeks_s, 0);
+	f.y_max = ax.seeks_s_max;
 	axes(cr, &f, "seeks/s", true);
-	line(cr, &f, s, c_total, bin_seeks_s, 0);
+	if (ser->seeks_s)
+		line(cr, &f, ser, ser->seeks_s, c_total);
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	text(cr, f.x + f.w / 2, f.y + f.h + 28, "time (s)", 0.5);
 	cairo_restore(cr);
+}
+
+void trace_plot_draw(cairo_t *cr, double width, double height,
+		     const struct trace_rq *rq, size_t nr,
+		     const struct trace_stats *s, const char *title)
+{
+	size_t n = s->nr_bins;
+	double *v = xcalloc(4 * (n ? n : 1), sizeof(double));
+	double bw = (double)s->bin_ns / 1e9;
+	struct trace_plot_series ser = { bw, n, v, v + n, v + 2 * n,
+					 v + 3 * n };
+	struct trace_plot_axes ax = {
+		(double)(s->last_ns - s->first_ns) / 1e9,
+		(double)s->min_sector * 512 / 1048576.0,
+		(double)s->max_sector * 512 / 1048576.0, 0, 0,
+	};
+	char buf[160];
+
+	for (size_t i = 0; i < n; i++) {
+		v[n + i] = s->bins[i].rd_bytes / 1048576.0 / bw;
+		v[2 * n + i] = s->bins[i].wr_bytes / 1048576.0 / bw;
+		v[i] = v[n + i] + v[2 * n + i];
+		v[3 * n + i] = s->bins[i].seeks / bw;
+	}
+	if (!(ax.off_hi_mib > ax.off_lo_mib))
+		ax.off_hi_mib = ax.off_lo_mib + 1;
+	snprintf(buf, sizeof(buf), "%s%s%llu requests, %llu seeks",
+		 title ? title : "", title ? ": " : "",
+		 (unsigned long long)s->reqs, (unsigned long long)s->seeks);
+	trace_plot_draw_series(cr, width, height, rq, nr, s->first_ns, &ser,
+			       &ax, buf);
+	free(v);
 }
 
 static int finish_surface(cairo_surface_t *sf, cairo_t *cr, const char *what)

@@ -30,6 +30,36 @@
 void trace_plot_draw(cairo_t *cr, double width, double height,
 		     const struct trace_rq *rq, size_t nr,
 		     const struct trace_stats *s, const char *title);
+/* The lower two panels' data: value i covers [i, i+1) * bin_s. */
+struct trace_plot_series {
+	double bin_s;
+	size_t nr;
+	const double *mib_s;                /* total; NULL: none */
+	const double *rd_mib_s, *wr_mib_s;  /* NULL: not split */
+	const double *seeks_s;              /* NULL: none */
+};
+
+/*
+ * Axis ranges; 0 (or hi <= lo) takes the range from the data.  Several
+ * traces drawn with the same axes compare at a glance.
+ */
+struct trace_plot_axes {
+	double t_max_s;
+	double off_lo_mib, off_hi_mib;
+	double mib_s_max, seeks_s_max;
+};
+
+/*
+ * The three panels from a request list (times relative to t0_ns) and
+ * series given separately, e.g. a stored sample and the stored
+ * trace.ts.* metrics (the HTML report).  title may be NULL.
+ */
+void trace_plot_draw_series(cairo_t *cr, double width, double height,
+			    const struct trace_rq *rq, size_t nr,
+			    uint64_t t0_ns,
+			    const struct trace_plot_series *ser,
+			    const struct trace_plot_axes *ax,
+			    const char *title);
 /* Write a PNG of TRACE_PLOT_WIDTH x TRACE_PLOT_HEIGHT.  0 or -1. */
 int trace_plot_png(const char *path, const struct trace_rq *rq, size_t nr,
 		   const struct trace_stats *s, const char *title);

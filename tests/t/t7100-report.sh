@@ -81,52 +81,7 @@ timeout 120 chromium --headless --no-sandbox --disable-gpu \
 echo "# screenshot: $png"
 # Decode the PNG by hand (zlib + the five scanline filters) and count
 # pixels that are not near-white.
-if frac=$(python3 - "$png" <<'PY'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n"
-pos, idat = 8, b""
-while pos < len(data):
-    n, typ = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if typ == b"IHDR":
-        w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-    elif typ == b"IDAT":
-        idat += body
-    pos += 12 + n
-assert depth == 8 and ctype in (2, 6) and not interlace, (depth, ctype)
-bpp = 3 if ctype == 2 else 4
-raw = zlib.decompress(idat)
-stride = w * bpp
-prev = bytearray(stride)
-busy = 0
-for y in range(h):
-    f = raw[y * (stride + 1)]
-    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b = prev[i]
-        c = prev[i - bpp] if i >= bpp else 0
-        if f == 1:
-            line[i] = (line[i] + a) & 255
-        elif f == 2:
-            line[i] = (line[i] + b) & 255
-        elif f == 3:
-            line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
-            line[i] = (line[i] + pr) & 255
-    for x in range(0, stride, bpp):
-        if min(line[x], line[x + 1], line[x + 2]) < 230:
-            busy += 1
-    prev = line
-frac = busy / (w * h)
-print(f"{frac:.4f}")
-sys.exit(0 if frac > 0.01 else 1)
-PY
-); then ok "screenshot is not blank ($frac of pixels drawn)"
+if frac=$(python3 "$(dirname "$0")/png_busy.py" "$png"); then ok "screenshot is not blank ($frac of pixels drawn)"
 else not_ok "screenshot is not blank" "fraction '$frac'" "png: $png"; fi
 [ -n "${FSLAB_ARTIFACTS:-}" ] && cp "$png" "$html" "$FSLAB_ARTIFACTS"/ 2>/dev/null
 

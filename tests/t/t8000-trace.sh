@@ -156,7 +156,8 @@ if have_cbdata; then
 	make_small_cbdata "$SCRATCH/cbdata"
 	"$FSLAB" run --target ext4:size=1G --trace \
 		--workload "compilebench:initial-dirs=2,runs=4,sources=$SCRATCH/cbdata" \
-		--db "$DB" --scratch "$SCRATCH" --tag t8000 >"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
+		--db "$DB" --scratch "$SCRATCH" --tag t8000 --json "$SCRATCH/run.json" \
+		>"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
 	rc=$?
 	[ $rc -eq 0 ] && ok "run --trace exits 0" || not_ok "run --trace exits 0" "exit $rc" "$(tail -20 "$SCRATCH/run.err")"
 	q="from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 't8000'"
@@ -173,6 +174,72 @@ if have_cbdata; then
 	[ "$loopm" -ge 1 ] && ok "run --trace: says it traced the loop device" || not_ok "run --trace: says it traced the loop device"
 	check_tracefs "run --trace"
 
+	# The request sample: a trace_sample row for every traced phase that
+	# moved data, as many trace_request rows as it says it stored, all of
+	# them when there were at most 20000, and its total the phase's count.
+	ps="from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 't8000'"
+	want=$(sqlite3 "$DB" "select count(*) $ps and (select sum(value) from metrics m where m.phase_id = p.id
+		and m.name in ('trace.read_requests', 'trace.write_requests')) > 0")
+	nsamp=$(sqlite3 "$DB" "select count(*) $ps and p.id in (select phase_id from trace_sample)")
+	nrows=$(sqlite3 "$DB" "select count(*) from trace_request where phase_id in (select p.id $ps)")
+	bad=$(sqlite3 "$DB" "select count(*) from trace_sample s where s.phase_id in (select p.id $ps) and (
+		s.stored != (select count(*) from trace_request q where q.phase_id = s.phase_id) or
+		s.stored > 20000 or s.thinned != (s.stored < s.total) or (s.total <= 20000 and s.stored != s.total) or
+		s.total != (select sum(value) from metrics m where m.phase_id = s.phase_id
+			and m.name in ('trace.read_requests', 'trace.write_requests')))")
+	[ "$want" -ge 2 ] && [ "$nsamp" -eq "$want" ] && [ "$bad" -eq 0 ] && [ "$nrows" -gt 0 ] &&
+		ok "run --trace: request samples stored ($nsamp phases, $nrows requests)" ||
+		not_ok "run --trace: request samples stored" "want $want, samples $nsamp, rows $nrows, inconsistent $bad"
+	sqlite3 "$DB" "select p.name, s.total, s.stored, s.thinned from trace_sample s join phases p on p.id = s.phase_id
+		where p.id in (select p.id $ps) limit 4" | sed 's/^/# sample: /'
+	if python3 - "$SCRATCH/run.json" "$nrows" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n = 0
+for w in doc["run"]["workloads"]:
+    for p in w["phases"]:
+        s = p.get("trace_sample")
+        if s is None:
+            continue
+        assert s["columns"] == ["t_ns", "sector", "bytes", "rw"], s["columns"]
+        assert s["stored"] == len(s["requests"]) and s["stored"] <= s["total"]
+        assert all(r[3] in ("R", "W") and r[2] > 0 for r in s["requests"])
+        n += s["stored"]
+assert n == int(sys.argv[2]), (n, sys.argv[2])
+PY
+	then ok "run --json carries the request samples"; else not_ok "run --json carries the request samples"; fi
+
+	# The HTML report: a figure with seekwatcher's panels per traced
+	# phase name, which headless Chromium renders (the scatter's writes
+	# in red).
+	"$FSLAB" report t8000 --db "$DB" -o "$SCRATCH/trace.html" 2>"$SCRATCH/report.err"
+	rc=$?
+	names=$(sqlite3 "$DB" "select count(distinct p.name) $ps and p.id in (select phase_id from trace_sample)")
+	figs=$(grep -o '<figure class=trace data-phase="[^"]*"' "$SCRATCH/trace.html" | sort -u | wc -l)
+	svgs=$(grep -A1 '<figure class=trace' "$SCRATCH/trace.html" | grep -c '^<svg')
+	[ $rc -eq 0 ] && [ "$figs" -eq "$names" ] && [ "$svgs" -eq "$figs" ] &&
+		grep -q '<h3>block I/O: create</h3>' "$SCRATCH/trace.html" &&
+		ok "report: a block-I/O figure per traced phase ($figs)" ||
+		not_ok "report: a block-I/O figure per traced phase" "exit $rc, $figs figures, $svgs svgs, $names phases" "$(cat "$SCRATCH/report.err")"
+	if command -v chromium >/dev/null 2>&1; then
+		# Only the first create figure, so what is drawn is the trace.
+		sed 's|</style>|h1,h2,h3,p,table,pre,.charts>svg,figure.trace:not([data-phase="create"]){display:none}</style>|' \
+			"$SCRATCH/trace.html" >"$SCRATCH/fig.html"
+		prof=$(mktemp -d)
+		cleanup_add "rm -rf '$prof'"
+		timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$prof" \
+			--screenshot="$SCRATCH/fig.png" --window-size=1280,900 "file://$SCRATCH/fig.html" >/dev/null 2>&1
+		frac=$(python3 "$(dirname "$0")/png_busy.py" "$SCRATCH/fig.png") &&
+			ok "chromium renders the trace figure ($frac of pixels drawn)" ||
+			not_ok "chromium renders the trace figure" "fraction '$frac'"
+		read -r red blue < <(python3 "$(dirname "$0")/png_busy.py" --hues "$SCRATCH/fig.png")
+		[ "${red:-0}" -ge 20 ] && ok "the scatter shows the create phase's writes ($red red, $blue blue pixels)" ||
+			not_ok "the scatter shows the create phase's writes" "$red red, $blue blue pixels"
+		[ -n "${FSLAB_ARTIFACTS:-}" ] && cp "$SCRATCH/fig.png" "$SCRATCH/trace.html" "$FSLAB_ARTIFACTS"/ 2>/dev/null
+	else
+		ok "# SKIP chromium: not installed"
+	fi
+
 	"$FSLAB" run --target ext4:size=1G --trace=create \
 		--workload "compilebench:initial-dirs=2,runs=4,sources=$SCRATCH/cbdata" \
 		--db "$DB" --scratch "$SCRATCH" --tag t8000b >/dev/null 2>"$SCRATCH/run2.err"
@@ -182,14 +249,28 @@ if have_cbdata; then
 	[ "$other" -eq 0 ] && [ "$mine" -ge 1 ] && ok "run --trace=create traces only create phases" ||
 		not_ok "run --trace=create traces only create phases" "create $mine, others $other"
 	check_tracefs "run --trace=create"
+
+	# Comparing two runs: the create figures side by side, one per run.
+	"$FSLAB" report t8000 t8000b --db "$DB" -o "$SCRATCH/cmp.html" 2>"$SCRATCH/cmp.err"
+	rc=$?
+	ncreate=$(grep -c '<figure class=trace data-phase="create"' "$SCRATCH/cmp.html")
+	nconf=$(grep -o '<figure class=trace data-phase="create" data-config="[^"]*"' "$SCRATCH/cmp.html" | sort -u | wc -l)
+	# A phase only the first run traced has one figure.
+	only=$(sqlite3 "$DB" "select p.name $ps and p.id in (select phase_id from trace_sample) and p.name != 'create' limit 1")
+	nonly=$(grep -c "<figure class=trace data-phase=\"$only\"" "$SCRATCH/cmp.html")
+	[ $rc -eq 0 ] && [ "$ncreate" -eq 2 ] && [ "$nconf" -eq 2 ] && [ -n "$only" ] && [ "$nonly" -eq 1 ] &&
+		ok "report of two runs: create figures side by side, $only only where traced" ||
+		not_ok "report of two runs: create figures side by side" "exit $rc, create $ncreate ($nconf configs), $only $nonly" "$(cat "$SCRATCH/cmp.err")"
 else
 	not_ok "run --trace: compilebench data sets at $CBDATA"
 fi
 
-# kill -9 leaves an instance; fslab cleanup removes it.
-"$FSLAB" trace --dev "$dev" -- sleep 30 >/dev/null 2>&1 &
+# kill -9 leaves an instance; fslab cleanup removes it.  Loading the
+# event formats (and kallsyms) before the instance exists takes ~15 s
+# under ASan, so wait up to a minute for it.
+"$FSLAB" trace --dev "$dev" -- sleep 90 >/dev/null 2>&1 &
 tpid=$!
-for _ in $(seq 100); do
+for _ in $(seq 600); do
 	[ -n "$(ls -d /sys/kernel/tracing/instances/fslab-$tpid-* 2>/dev/null)" ] && break
 	sleep 0.1
 done
