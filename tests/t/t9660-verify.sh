@@ -48,29 +48,16 @@ n=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w
 # Corrupt block $blk of the scratch file while fslab is paused before
 # PHASE: the copy of block 0 there is a misdirected write.
 corrupt_run() {
-	local phase=$1 fs=$2 tag=$3 err=$SCRATCH/$3.err pid file img
-	"$FSLAB" run --verify --pause-before "$phase" --target $fs:size=512M \
-		--workload "$bon" --db "$DB" --scratch "$SCRATCH" --tag "$tag" \
-		>"$SCRATCH/$tag.out" 2>"$err" &
-	pid=$!
-	cleanup_add "kill -9 $pid"
-	if ! pause_wait "$err" $pid "$phase"; then
-		not_ok "$tag: paused before $phase" "$(tail -5 "$err")"
-		kill -9 $pid 2>/dev/null
-		wait $pid
-		return 1
-	fi
+	local phase=$1 fs=$2 tag=$3 file img
+	paused_start "$tag" "$phase" "$bon" "$fs:size=512M" || return 1
 	ok "$tag: paused before $phase"
-	file=$(sed -n 's/^bonnie: file \(.*\), 16M, .*/\1/p' "$err")
+	file=$(sed -n 's/^bonnie: file \(.*\), 16M, .*/\1/p' "$ERR")
 	if img=$(image_copy_block "$file" 0 $blk) && [[ $img == "$SCRATCH"/* ]]; then
 		ok "$tag: block $blk overwritten in the image"
 	else
 		not_ok "$tag: block $blk overwritten in the image" "file '$file' img '$img'"
 	fi
-	kill -CONT $pid
-	wait $pid
-	RC=$?
-	ERR=$err
+	paused_resume
 }
 
 for phase in rewrite getc block-read verify-data; do

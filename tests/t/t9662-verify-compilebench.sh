@@ -42,19 +42,9 @@ ops=$(vq "group_concat(distinct p.name)" clean-ext4 "")$(vq "group_concat(distin
 # corrupt TAG PHASE: pause before PHASE, overwrite block 1 of the first
 # file of at least 8 KiB in every tree with its block 0, go on.
 corrupt() {
-	local tag=$1 phase=$2 err=$SCRATCH/$1.err pid dir t f n=0
-	"$FSLAB" run --verify --pause-before "$phase" --target ext4:size=1G \
-		--workload "$cb" --db "$DB" --scratch "$SCRATCH" --tag "$tag" \
-		>"$SCRATCH/$tag.out" 2>"$err" &
-	pid=$!
-	cleanup_add "kill -9 $pid"
-	if ! pause_wait "$err" $pid "$phase"; then
-		not_ok "$tag: paused before $phase" "$(tail -5 "$err")"
-		kill -9 $pid 2>/dev/null
-		wait $pid
-		return 1
-	fi
-	dir=$(sed -n 's/^using working directory \(.*\), .* intial dirs.*/\1/p' "$err")
+	local tag=$1 phase=$2 dir t f n=0
+	paused_start "$tag" "$phase" "$cb" || return 1
+	dir=$(sed -n 's/^using working directory \(.*\), .* intial dirs.*/\1/p' "$ERR")
 	FILES=()
 	for t in "$dir"/*/; do
 		t=$(basename "$t")
@@ -65,10 +55,7 @@ corrupt() {
 	done
 	[ $n -ge 1 ] && [ $n -eq ${#FILES[@]} ] && ok "$tag: one block overwritten in each of $n trees" ||
 		not_ok "$tag: one block overwritten in each tree" "dir '$dir' $n of ${#FILES[@]}"
-	kill -CONT $pid
-	wait $pid
-	RC=$?
-	ERR=$err
+	paused_resume
 }
 
 for phase in read verify-data; do

@@ -31,18 +31,8 @@ done
 # corrupt TAG PHASE WHERE: pause before PHASE, overwrite block 1 of the
 # first file under i0/WHERE with its block 0, go on.
 corrupt() {
-	local tag=$1 phase=$2 where=$3 err=$SCRATCH/$1.err pid mnt top
-	"$FSLAB" run --verify --pause-before "$phase" --target ext4:size=1G \
-		--workload "distribute:files=300,fanout=2,size=8k-24k,deliver=copy" \
-		--db "$DB" --scratch "$SCRATCH" --tag "$tag" >"$SCRATCH/$tag.out" 2>"$err" &
-	pid=$!
-	cleanup_add "kill -9 $pid"
-	if ! pause_wait "$err" $pid "$phase"; then
-		not_ok "$tag: paused before $phase" "$(tail -5 "$err")"
-		kill -9 $pid 2>/dev/null
-		wait $pid
-		return 1
-	fi
+	local tag=$1 phase=$2 where=$3 mnt top
+	paused_start "$tag" "$phase" "distribute:files=300,fanout=2,size=8k-24k,deliver=copy" || return 1
 	mnt=$(awk -v d="$SCRATCH" 'index($2, d) == 1 { print $2 }' /proc/mounts | head -1)
 	top=$(find "$mnt" -type d -name distribute | head -1)
 	FILE=$(cd "$top" && find i0/$where -type f -name 's*' | sort | head -1)
@@ -51,10 +41,7 @@ corrupt() {
 	else
 		not_ok "$tag: block 1 of $FILE overwritten in the image" "top '$top'"
 	fi
-	kill -CONT $pid
-	wait $pid
-	RC=$?
-	ERR=$err
+	paused_resume
 }
 
 check_caught() {

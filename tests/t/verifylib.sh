@@ -52,13 +52,13 @@ vq() {
 	sqlite3 "$DB" "select $1 from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$2' $3"
 }
 
-# paused_start TAG PHASE WORKLOAD: start `fslab run --verify` on a 1G
-# ext4 loop target, stopped before PHASE; sets PID and ERR (its stderr).
-# False (after a not_ok) when it never paused.
+# paused_start TAG PHASE WORKLOAD [TARGET]: start `fslab run --verify`
+# on TARGET (default a 1G ext4 loop image), stopped before PHASE; sets
+# PID and ERR (its stderr).  False (after a not_ok) when it never paused.
 paused_start() {
-	local tag=$1 phase=$2
+	local tag=$1 phase=$2 target=${4:-ext4:size=1G}
 	ERR=$SCRATCH/$tag.err
-	"$FSLAB" run --verify --pause-before "$phase" --target ext4:size=1G \
+	"$FSLAB" run --verify --pause-before "$phase" --target "$target" \
 		--workload "$3" --db "$DB" --scratch "$SCRATCH" --tag "$tag" \
 		>"$SCRATCH/$tag.out" 2>"$ERR" &
 	PID=$!
