@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "util/opt.h"
-#include "workloads/distribute.h"
+#include "workloads/distribute/distribute.h"
 #include "workloads/registry.h"
 
 /* Parse spec over the defaults and run the workload's check. */
