@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "util/opt.h"
-#include "workloads/bonnie.h"
+#include "workloads/bonnie/bonnie.h"
 #include "workloads/registry.h"
 
 #define MIB (1024ULL * 1024ULL)
