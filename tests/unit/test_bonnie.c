@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_bonnie.c - the pure parts of the bonnie workload
- * (src/workloads/bonnie.c): option parsing and cross-checks, the +++++
+ * (src/workloads/bonnie/): option parsing and cross-checks, the +++++
  * rule, bonnie++'s number formats, the CSV row against a known row, the
  * seek tickets and the file names.
  */

@@ -112,7 +112,7 @@ unsigned char bon_vbyte(struct bon_run *r, uint64_t i)
 /* A block read back is not the pattern: fail the phase, say where. */
 int bp_verify_fail(struct bon_run *r, struct phase *ph,
 		   const char *shown, uint64_t id, uint64_t off,
-			  const void *buf, size_t len)
+		   const void *buf, size_t len)
 {
 	struct verify_bad bad;
 
@@ -154,7 +154,7 @@ int bp_verify_byte(struct bon_run *r, struct phase *ph, int fd,
 }
 
 void bp_begin(struct bon_run *r, struct bon_phase *bp,
-		     enum bon_test t)
+	      enum bon_test t)
 {
 	memset(bp, 0, sizeof(*bp));
 	bp->ph = phase_begin(r->ctx, bon_phase_names[t], NULL);
@@ -162,7 +162,7 @@ void bp_begin(struct bon_run *r, struct bon_phase *bp,
 }
 
 int bp_fail(struct bon_phase *bp, const char *what,
-		   const char *path)
+	    const char *path)
 {
 	int e = errno;
 
@@ -175,7 +175,7 @@ int bp_fail(struct bon_phase *bp, const char *what,
  * to the final fsync/close), or for seeks given by the caller.
  */
 int bp_end(struct bon_run *r, struct bon_phase *bp, enum bon_test t,
-		  int ret, double rate_override)
+	   int ret, double rate_override)
 {
 	uint64_t wall = now_ns() - bp->t0;
 	double s = (double)wall / 1e9, rate;

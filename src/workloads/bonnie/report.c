@@ -70,7 +70,7 @@ static void put_lat_line(FILE *out, const char *tag, const double *us,
 }
 
 void bon_report(FILE *out, const struct run_rec *run,
-		       const struct wlrun_rec *wr)
+		const struct wlrun_rec *wr)
 {
 	struct bon_row row = { .version = "fslab-" FSLAB_VERSION,
 			       .concurrency = 1 };

@@ -50,7 +50,7 @@ void dist_request_stop(struct dist_run *r)
 
 /* A thread failed: keep the first reason, stop everyone. */
 static void PRINTF(2, 3) thread_fail(struct dist_run *r, const char *fmt,
-				     ...)
+		   ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -95,7 +95,7 @@ static void sleep_until(struct dist_run *r, uint64_t t)
  * and renames), so every copy of it carries the same pattern.
  */
 uint64_t dist_vid(unsigned inst, const char *name, char *rel,
-			 size_t len)
+		  size_t len)
 {
 	snprintf(rel, len, "i%u/%s", inst, name);
 	return verify_file_id(rel);

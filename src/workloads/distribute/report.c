@@ -74,7 +74,7 @@ static void report_intervals(FILE *out, const struct phase_rec *p)
 }
 
 void dist_report(FILE *out, const struct run_rec *run,
-			const struct wlrun_rec *wr)
+		 const struct wlrun_rec *wr)
 {
 	const struct phase_rec *fill = find_phase(wr, "fill");
 	const struct phase_rec *p = find_phase(wr, "distribute");

@@ -31,7 +31,7 @@ struct verify_state {
 };
 
 static void PRINTF(2, 3) verify_bad(struct verify_state *v,
-				    const char *fmt, ...)
+		   const char *fmt, ...)
 {
 	va_list ap;
 

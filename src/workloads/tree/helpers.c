@@ -92,7 +92,7 @@ static int cmp_phys(const struct tree_file *a, const struct tree_file *b)
 /* Merge sort: stable, so equal keys keep the walk order. */
 static void file_msort(struct tree_file *v, struct tree_file *tmp, size_t n,
 		       int (*cmp)(const struct tree_file *,
-				  const struct tree_file *))
+		       const struct tree_file *))
 {
 	size_t h = n / 2, i = 0, j = h, k = 0;
 
@@ -111,7 +111,7 @@ static void file_msort(struct tree_file *v, struct tree_file *tmp, size_t n,
 
 static void file_sort(struct tree_file *v, size_t n,
 		      int (*cmp)(const struct tree_file *,
-				 const struct tree_file *))
+		      const struct tree_file *))
 {
 	struct tree_file *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
 

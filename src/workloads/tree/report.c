@@ -174,7 +174,7 @@ static void print_table(FILE *out, const struct cmp_group *g, size_t ng)
 }
 
 void tree_report_compare(FILE *out, const struct cmp_group *groups,
-				size_t nr_groups)
+			 size_t nr_groups)
 {
 	fprintf(out, "\ntree: mean over repetitions, m:ss.s\n");
 	print_table(out, groups, nr_groups);
@@ -198,7 +198,7 @@ static double metric_or(const struct phase_rec *p, const char *name,
 }
 
 void tree_report(FILE *out, const struct run_rec *run,
-			const struct wlrun_rec *wr)
+		 const struct wlrun_rec *wr)
 {
 	const struct target_rec *t = run ? run_rec_target(run, wr) : NULL;
 	const struct wlrun_rec *reps[1] = { wr };

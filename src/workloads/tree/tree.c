@@ -396,7 +396,7 @@ static int cold(struct tree_run *r)
 }
 
 int tree_run_phases(struct tree_run *r, struct treemodel *want,
-			   const char *mem, size_t memlen)
+		    const char *mem, size_t memlen)
 {
 	int ret = unpack_phase(r, want, mem, memlen);
 

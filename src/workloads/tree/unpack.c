@@ -212,7 +212,7 @@ static int unpack_tar_entry(struct unpack *u, struct tarball *t,
 }
 
 int tree_unpack_tarball(struct unpack *u, const char *mem, size_t len,
-			  uint64_t *lib_ns, uint64_t *lib_cpu_ns)
+			uint64_t *lib_ns, uint64_t *lib_cpu_ns)
 {
 	struct tree_run *r = u->r;
 	struct tarball t;

@@ -164,7 +164,7 @@ static void *reader_main(void *arg)
 }
 
 int tree_read_batch(struct tree_run *r, struct read_state *rs,
-		      const struct file_list *files)
+		    const struct file_list *files)
 {
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	pthread_t tid[256];
