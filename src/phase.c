@@ -18,6 +18,16 @@
 #include "store/store.h"
 #include "util/util.h"
 
+/* The run's phase hooks (none outside a run, e.g. under `fslab age`). */
+static const struct phase_hook *ctx_hooks(const struct wl_ctx *ctx,
+					  size_t *nr)
+{
+	const struct run_config *cfg = ctx->runner ? ctx->runner->cfg : NULL;
+
+	*nr = cfg ? cfg->nr_hooks : 0;
+	return cfg ? cfg->hooks : NULL;
+}
+
 struct phase {
 	struct phase_rec rec;
 	struct measure_snap snap;
@@ -134,7 +144,7 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 	ph->rec.name = xstrdup(name);
 	ph->rec.label = label ? xstrdup(label) : NULL;
 	ph->devname = ctx->target ? ctx->target->devname : NULL;
-	hooks = runner_hooks(&nr_hooks);
+	hooks = ctx_hooks(ctx, &nr_hooks);
 	for (size_t i = 0; i < nr_hooks; i++)
 		if (hooks[i].begin &&
 		    hooks[i].begin(hooks[i].data, ctx, name) < 0)
@@ -206,7 +216,7 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 		ph->rec.error = xstrdup("interrupted by a signal");
 	}
 	measure_derive(&ph->rec);
-	hooks = runner_hooks(&nr_hooks);
+	hooks = ctx_hooks(ctx, &nr_hooks);
 	for (size_t i = nr_hooks; i-- > 0;)
 		if (hooks[i].end)
 			hooks[i].end(hooks[i].data, ctx, &ph->rec);

@@ -18,9 +18,6 @@ struct runner {
 	struct target *target;  /* the target being used */
 };
 
-/* The phase hooks in registration order; *nr receives their number. */
-const struct phase_hook *runner_hooks(size_t *nr);
-
 /*
  * All ranks learn whether any failed; rank 0 names the first one that
  * did.  True when all are fine.  Collective.

@@ -39,8 +39,6 @@
 #include "workloads/registry.h"
 
 static volatile sig_atomic_t stop_requested;
-static struct phase_hook *hooks;
-static size_t nr_hooks, alloc_hooks;
 
 static void on_signal(int sig)
 {
@@ -63,16 +61,11 @@ bool phase_stop_requested(void)
 	return stop_requested != 0;
 }
 
-void runner_add_hook(const struct phase_hook *hook)
+void run_config_add_hook(struct run_config *cfg,
+			 const struct phase_hook *hook)
 {
-	ALLOC_GROW(hooks, nr_hooks + 1, alloc_hooks);
-	hooks[nr_hooks++] = *hook;
-}
-
-const struct phase_hook *runner_hooks(size_t *nr)
-{
-	*nr = nr_hooks;
-	return hooks;
+	ALLOC_GROW(cfg->hooks, cfg->nr_hooks + 1, cfg->alloc_hooks);
+	cfg->hooks[cfg->nr_hooks++] = *hook;
 }
 
 /* ---- workload specs ---- */
