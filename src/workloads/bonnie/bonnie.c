@@ -94,6 +94,7 @@ static int bon_check(const void *vopts, char *err, size_t errlen)
 
 /* ---- the run ---- */
 
+/* Leave nothing behind, also after a failure or an interrupt. */
 static void cleanup(struct bon_run *r)
 {
 	struct stat sb;
@@ -190,6 +191,7 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 	return ret;
 }
 
+/* bonnie++'s headline figures: block throughput, seeks, creates */
 static const char *const bon_key_metrics[] = {
 	"block-write/rate", "block-read/rate", "rewrite/rate", "seeks/rate",
 	"seq-create/rate", "rand-create/rate", NULL,

@@ -118,7 +118,7 @@ int bon_test_create(struct bon_run *r, bool random)
 		}
 		if (close(fd) && !ret)
 			ret = bp_fail(&bp, "close", r->names[i]);
-		bon_lat_add(&bp.lat, now_ns() - tt);
+		lathist_add(&bp.lat, now_ns() - tt);
 		bp.files++;
 		bp.ops++;
 	}
@@ -212,7 +212,7 @@ static int walk_files(struct bon_run *r, struct bon_phase *bp, bool del)
 				ret = stat_one(r, bp, dfd, de->d_name,
 					       de->d_name);
 			}
-			bon_lat_add(&bp->lat, now_ns() - t);
+			lathist_add(&bp->lat, now_ns() - t);
 			count++;
 			bp->files++;
 			bp->ops++;
@@ -279,7 +279,7 @@ int bon_test_stat_del(struct bon_run *r, enum bon_test t)
 				ret = stat_one(r, &bp, dfd, r->names[i],
 					       r->names[i]);
 			}
-			bon_lat_add(&bp.lat, now_ns() - tt);
+			lathist_add(&bp.lat, now_ns() - tt);
 			bp.files++;
 			bp.ops++;
 		}
@@ -298,5 +298,3 @@ int bon_test_stat_del(struct bon_run *r, enum bon_test t)
 	}
 	return bp_end(r, &bp, t, ret, -1);
 }
-
-/* Leave nothing behind, also after a failure or an interrupt. */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "stats/lathist.h"
 #include "util/util.h"
 #include "util/verify.h"
 #include "workloads/bonnie/bonnie.h"
@@ -22,11 +23,6 @@
 
 extern const struct opt bon_opt_table[];
 extern const char *const bon_phase_names[];
-
-struct lat {
-	uint64_t *v;
-	size_t nr, alloc;
-};
 
 
 struct bon_run {
@@ -61,16 +57,14 @@ struct bon_run {
 	uint64_t peer_vid, own_vid;
 };
 
-/* Point the read tests at rank peer's file (on) or back at ours. */
 struct bon_phase {
 	struct phase *ph;
-	struct lat lat;
+	struct lathist lat;      /* per-op latencies, ns */
 	uint64_t bytes, files, ops;
 	uint64_t t0;
 };
 
 /* phase.c: one bonnie++ test as one phase, and shared I/O helpers */
-void bon_lat_add(struct lat *l, uint64_t ns);
 void bon_read_peer(struct bon_run *r, bool on);
 void bon_add_reorder(const struct bon_run *r, struct phase *ph);
 void bon_setup_reorder(struct bon_run *r);

@@ -45,7 +45,7 @@ int bon_test_putc(struct bon_run *r)
 			if ((i + 1) % chunk == 0) {
 				uint64_t t1 = now_ns();
 
-				bon_lat_add(&bp.lat, t1 - t);
+				lathist_add(&bp.lat, t1 - t);
 				t = t1;
 				if (phase_stop_requested())
 					break;
@@ -73,7 +73,7 @@ int bon_test_putc(struct bon_run *r)
 			if ((i + 1) % chunk == 0) {
 				uint64_t t1 = now_ns();
 
-				bon_lat_add(&bp.lat, t1 - t);
+				lathist_add(&bp.lat, t1 - t);
 				t = t1;
 				if (phase_stop_requested())
 					break;
@@ -118,7 +118,7 @@ int bon_test_block_write(struct bon_run *r)
 			r->buf[i % chunk]++;
 		if (write_full(fd, r->buf, chunk))
 			ret = bp_fail(&bp, "write", r->path);
-		bon_lat_add(&bp.lat, now_ns() - t);
+		lathist_add(&bp.lat, now_ns() - t);
 		bp.bytes += chunk;
 		bp.ops++;
 		if (phase_stop_requested())
@@ -165,7 +165,7 @@ int bon_test_rewrite(struct bon_run *r)
 			ret = bp_fail(&bp, "seek in", r->path);
 		else if (write_full(fd, r->buf, (size_t)n))
 			ret = bp_fail(&bp, "write", r->path);
-		bon_lat_add(&bp.lat, now_ns() - t);
+		lathist_add(&bp.lat, now_ns() - t);
 		bp.bytes += (uint64_t)n;
 		bp.ops++;
 	}
@@ -201,7 +201,7 @@ int bon_test_getc(struct bon_run *r)
 			if (++got % chunk == 0) {
 				uint64_t t1 = now_ns();
 
-				bon_lat_add(&bp.lat, t1 - t);
+				lathist_add(&bp.lat, t1 - t);
 				t = t1;
 				if (phase_stop_requested())
 					break;
@@ -233,7 +233,7 @@ int bon_test_getc(struct bon_run *r)
 			if (++got % chunk == 0) {
 				uint64_t t1 = now_ns();
 
-				bon_lat_add(&bp.lat, t1 - t);
+				lathist_add(&bp.lat, t1 - t);
 				t = t1;
 				if (phase_stop_requested())
 					break;
@@ -266,7 +266,7 @@ int bon_test_block_read(struct bon_run *r)
 			ret = bp_fail(&bp, "read", r->path);
 		if (n <= 0)
 			break;
-		bon_lat_add(&bp.lat, now_ns() - t);
+		lathist_add(&bp.lat, now_ns() - t);
 		ret = bp_verify(r, bp.ph, r->vname, r->vid, bp.bytes, r->buf,
 				(size_t)n);
 		if (ret)
@@ -285,7 +285,7 @@ struct seeker {
 	const struct bon_ticket *tickets;
 	size_t nr_tickets;
 	atomic_size_t *next;
-	struct lat lat;
+	struct lathist lat;
 	uint64_t start_ns, end_ns, ops, bytes;
 	int err;            /* errno of the first failure, 0 if none */
 	const char *what;
@@ -348,7 +348,7 @@ static void *seeker_main(void *arg)
 			}
 			s->bytes += chunk;
 		}
-		bon_lat_add(&s->lat, now_ns() - t);
+		lathist_add(&s->lat, now_ns() - t);
 		s->bytes += chunk;
 		s->ops++;
 	}
@@ -377,6 +377,7 @@ int bon_test_seeks(struct bon_run *r)
 	for (size_t i = 0; i < nt; i++) {
 		s[i] = (struct seeker){ .r = r, .tickets = tk,
 					.nr_tickets = n, .next = &next };
+		lathist_init(&s[i].lat);
 		if (pthread_create(&th[i], NULL, seeker_main, &s[i])) {
 			errno = EAGAIN;
 			ret = error_errno("cannot start seeker thread");
@@ -403,11 +404,9 @@ int bon_test_seeks(struct bon_run *r)
 			last = s[i].end_ns;
 		phase_worker(bp.ph, (int)i, s[i].start_ns, s[i].end_ns,
 			     s[i].bytes, 0, s[i].ops);
-		for (size_t j = 0; j < s[i].lat.nr; j++)
-			bon_lat_add(&bp.lat, s[i].lat.v[j]);
+		lathist_merge(&bp.lat, &s[i].lat);
 		bp.ops += s[i].ops;
 		bp.bytes += s[i].bytes;
-		free(s[i].lat.v);
 	}
 	/* bonnie++: seeks / (last seeker's stop - first seeker's start) */
 	rate = last > first ? (double)bp.ops / ((double)(last - first) / 1e9)

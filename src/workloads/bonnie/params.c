@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * params.c - bonnie's pure helpers: RAM, sizes, the -n file spec, option
- * checks, seek tickets, file names, percentiles (declared in bonnie.h,
+ * checks, seek tickets, file names (declared in bonnie.h,
  * unit-tested).
  */
 #include "workloads/bonnie/internal.h"
@@ -254,26 +254,4 @@ void bon_names_free(char **names, long long n)
 	for (long long i = 0; names && i < n; i++)
 		free(names[i]);
 	free(names);
-}
-
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-uint64_t bon_percentile(uint64_t *v, size_t n, double pct)
-{
-	size_t k;
-
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), u64_cmp);
-	k = (size_t)ceil(pct / 100.0 * (double)n);
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return v[k - 1];
 }

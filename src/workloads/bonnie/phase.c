@@ -23,11 +23,7 @@
 #include "util/util.h"
 #include "util/verify.h"
 
-void bon_lat_add(struct lat *l, uint64_t ns)
-{
-	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
-	l->v[l->nr++] = ns;
-}
+/* Point the read tests at rank peer's file (on) or back at ours. */
 void bon_read_peer(struct bon_run *r, bool on)
 {
 	if (!r->peer_path)
@@ -157,6 +153,7 @@ void bp_begin(struct bon_run *r, struct bon_phase *bp,
 	      enum bon_test t)
 {
 	memset(bp, 0, sizeof(*bp));
+	lathist_init(&bp->lat);
 	bp->ph = phase_begin(r->ctx, bon_phase_names[t], NULL);
 	bp->t0 = now_ns();
 }
@@ -193,22 +190,15 @@ int bp_end(struct bon_run *r, struct bon_phase *bp, enum bon_test t,
 			     BETTER_HIGHER);
 		phase_metric(bp->ph, "too_fast", bon_too_fast(wall), "flag",
 			     BETTER_NONE);
-		if (bp->lat.nr) {
-			uint64_t mx = 0;
-
-			for (size_t i = 0; i < bp->lat.nr; i++)
-				if (bp->lat.v[i] > mx)
-					mx = bp->lat.v[i];
-			phase_metric(bp->ph, "lat_max_us", (double)mx / 1e3,
-				     "us", BETTER_LOWER);
+		if (bp->lat.count) {
+			phase_metric(bp->ph, "lat_max_us", (double)bp->lat.max /
+				     1e3, "us", BETTER_LOWER);
 			phase_metric(bp->ph, "lat_p50_us", (double)
-				     bon_percentile(bp->lat.v, bp->lat.nr,
-						    50) / 1e3, "us",
-				     BETTER_LOWER);
+				     lathist_quantile(&bp->lat, 0.50) / 1e3,
+				     "us", BETTER_LOWER);
 			phase_metric(bp->ph, "lat_p99_us", (double)
-				     bon_percentile(bp->lat.v, bp->lat.nr,
-						    99) / 1e3, "us",
-				     BETTER_LOWER);
+				     lathist_quantile(&bp->lat, 0.99) / 1e3,
+				     "us", BETTER_LOWER);
 		}
 		phase_metric(bp->ph, "seed", (double)r->seed, "", BETTER_NONE);
 		if (t < BON_SEQ_CREATE) {
@@ -237,7 +227,6 @@ int bp_end(struct bon_run *r, struct bon_phase *bp, enum bon_test t,
 				     BETTER_NONE);
 		}
 	}
-	free(bp->lat.v);
 	if (phase_end(r->ctx, bp->ph, NULL) < 0)
 		ret = -1;
 	bp->ph = NULL;

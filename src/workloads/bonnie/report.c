@@ -189,5 +189,3 @@ void bon_report(FILE *out, const struct run_rec *run,
 	free(csv);
 	opt_release(bon_opt_table, &o);
 }
-
-/* bonnie++'s headline figures: block throughput, seeks, creates */

@@ -69,6 +69,7 @@ static const char *const cb_phase_names[] = {
 	"stat-compiled", "summary", NULL,
 };
 
+/* Sync inside the op's timing, timed on its own as sync_s. */
 static int cb_op_sync(struct cb_run *r, struct op_work *w)
 {
 	uint64_t t0 = now_ns();
@@ -366,6 +367,7 @@ static int cb_check(const void *vopts, char *err, size_t errlen)
 	return 0;
 }
 
+/* Each kind's average, as the summary phase records it. */
 static const char *const cb_key_metrics[] = {
 	"summary/initial-create.avg", "summary/create.avg",
 	"summary/patch.avg", "summary/compile.avg", "summary/clean.avg",

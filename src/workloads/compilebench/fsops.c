@@ -369,5 +369,3 @@ int cb_walk_tree(struct cb_run *r, struct op_work *w, const char *tree,
 	close(tfd);
 	return ret;
 }
-
-/* Sync inside the op's timing, timed on its own as sync_s. */

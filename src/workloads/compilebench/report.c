@@ -156,5 +156,3 @@ void cb_report_compare(FILE *out, const struct cmp_group *groups,
 	free(avg);
 	free(reps);
 }
-
-/* Each kind's average, as the summary phase records it. */
