@@ -243,20 +243,41 @@ static void run_release(struct dist_run *r)
 }
 
 /* Per-worker rows and the summed work of the threads with these roles. */
-static void record_workers(struct dist_run *r, struct phase *ph,
-			   unsigned roles, bool work)
+/* The fill's producers: each one a worker row over its own run. */
+static void record_producers(struct dist_run *r, struct phase *ph)
 {
 	for (size_t i = 0; i < r->nr_th; i++) {
 		struct dist_thread *t = &r->th[i];
 
-		if (!(roles & (1u << t->role)))
+		if (t->role != ROLE_PRODUCE)
 			continue;
 		phase_worker(ph, t->worker, t->start_rt, t->end_rt, t->bytes,
 			     t->files, t->ops);
-		if (work)
-			phase_work(ph, t->bytes, t->files, t->ops);
-		else
+		phase_work(ph, t->bytes, t->files, t->ops);
+	}
+}
+
+/*
+ * The distribute phase's figures are the deliveries': a deliverer is a
+ * worker row from its first delivery's start to its last one's end, so
+ * the phase's files/s is deliveries over that span, as afdbench measures.
+ * Scanners and (open-loop) producers only add their operations: their
+ * start-up, and in burst mode the fill before release, are not part of
+ * the distribution.
+ */
+static void record_deliveries(struct dist_run *r, struct phase *ph)
+{
+	for (size_t i = 0; i < r->nr_th; i++) {
+		struct dist_thread *t = &r->th[i];
+
+		if (t->role != ROLE_DELIVER) {
 			phase_work(ph, 0, 0, t->ops);
+			continue;
+		}
+		if (t->files)
+			phase_worker(ph, t->worker, t->first_rt, t->last_rt,
+				     t->bytes, t->files, t->ops);
+		phase_work(ph, t->bytes, t->files, t->ops);
 	}
 }
 
@@ -286,7 +307,7 @@ static int fill_phase(struct dist_run *r)
 		r->inst[i].producers_left = r->nsrc;
 	ret = dist_start_threads(r, 1u << ROLE_PRODUCE);
 	dist_join_threads(r);
-	record_workers(r, ph, 1u << ROLE_PRODUCE, true);
+	record_producers(r, ph);
 	for (size_t i = 0; i < r->nr_th; i++) {
 		files += r->th[i].files;
 		bytes += r->th[i].bytes;
@@ -453,8 +474,7 @@ static int distribute_phase(struct dist_run *r, bool *drained)
 	ret = dist_start_threads(r, roles);
 	timed_out = monitor(r, iv);
 	dist_join_threads(r);
-	record_workers(r, ph, 1u << ROLE_SCAN | 1u << ROLE_PRODUCE, false);
-	record_workers(r, ph, 1u << ROLE_DELIVER, true);
+	record_deliveries(r, ph);
 	for (size_t i = 0; i < r->nr_th; i++)
 		if (r->th[i].hist)
 			lathist_merge(&h, r->th[i].hist);

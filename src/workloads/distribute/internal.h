@@ -75,6 +75,8 @@ struct dist_thread {
 	pthread_t th;
 	bool started;
 	uint64_t start_rt, end_rt, bytes, files, ops;
+	/* deliverers: realtime of the first delivery's start, the last's end */
+	uint64_t first_rt, last_rt;
 	struct lathist *hist;   /* deliverers */
 	char *buf;
 };

@@ -469,6 +469,8 @@ static int deliver_one(struct dist_thread *t, int jfd,
 	char name[32], dot[40];
 	const char *what;
 
+	if (!t->first_rt)
+		t->first_rt = realtime_ns();
 	dist_file_name(name, sizeof(name), it->src, it->seq);
 	snprintf(dot, sizeof(dot), ".%s", name);
 	switch (r->o->deliver) {
@@ -507,6 +509,7 @@ rename:
 		goto fail;
 	}
 	lathist_add(t->hist, now_ns() - it->pub_ns);
+	t->last_rt = realtime_ns();
 	t->bytes += it->size;
 	t->files++;
 	atomic_fetch_sub(&r->c_out, 1);

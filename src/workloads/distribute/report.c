@@ -31,7 +31,7 @@ static void report_intervals(FILE *out, const struct phase_rec *p)
 {
 	size_t n = isnan(mval(p, "intervals")) ? 0 :
 		   (size_t)mval(p, "intervals");
-	double secs = 0, t = 0, lo = INFINITY, hi = 0, total = 0;
+	double secs = 0, t = 0, lo = INFINITY, hi = 0, total = 0, span;
 	char name[64];
 
 	if (!n)
@@ -71,6 +71,11 @@ static void report_intervals(FILE *out, const struct phase_rec *p)
 	fprintf(out, "%8s %10.1f   (%zu intervals of %.0f s, min %.1f "
 		"max %.1f files/s)\n", "total", secs > 0 ? total / secs : 0,
 		n, mval(p, "interval_s"), lo, hi);
+	span = mval(p, "span_s");
+	if (secs > 0 && !isnan(span) && fabs(secs - span) > 0.01 * span)
+		fprintf(out, "%8s the intervals cover %.2f s from release, the "
+			"headline the %.2f s from the first delivery to the "
+			"last\n", "", secs, span);
 }
 
 void dist_report(FILE *out, const struct run_rec *run,
@@ -79,28 +84,43 @@ void dist_report(FILE *out, const struct run_rec *run,
 	const struct phase_rec *fill = find_phase(wr, "fill");
 	const struct phase_rec *p = find_phase(wr, "distribute");
 	const struct phase_rec *v = find_phase(wr, "verify");
-	double wall, fs, mibs;
+	double wall, span, fs, mibs;
 
 	(void)run;
 	fprintf(out, "\ndistribute (%s)\n", wr->options ? wr->options : "");
 	if (fill)
-		fprintf(out, "fill: %.0f files, %.2f MiB in %.2f s\n",
-			mval(fill, "produced"), (double)fill->bytes / MIB,
-			(double)fill->m.wall_ns / 1e9);
+		fprintf(out, "fill: %.0f files, %.2f MiB in %.2f s "
+			"(%.2f files/s, scanners paused; not part of the "
+			"rates below)\n", mval(fill, "produced"),
+			(double)fill->bytes / MIB,
+			(double)fill->m.wall_ns / 1e9,
+			isnan(mval(fill, "files/s")) ? 0 :
+			mval(fill, "files/s"));
 	if (!p) {
 		fprintf(out, "no distribute phase stored\n");
 		return;
 	}
 	wall = (double)p->m.wall_ns / 1e9;
+	span = mval(p, "span_s");
 	fs = mval(p, "files/s");
 	mibs = mval(p, "MiB/s");
 	fprintf(out, "%.2f files/s  %.2f MiB/s\n", isnan(fs) ? 0 : fs,
 		isnan(mibs) ? 0 : mibs);
-	fprintf(out, "delivered %.0f of %.0f (%.0f files x fanout %.0f), "
-		"%.2f MiB in %.2f s%s\n", mval(p, "delivered"),
-		mval(p, "expected"), mval(p, "produced"), mval(p, "fanout"),
-		mval(p, "delivered_MiB"), wall,
-		p->status == PHASE_OK ? "" : " (phase did not complete)");
+	if (isnan(span))
+		fprintf(out, "delivered %.0f of %.0f (%.0f files x fanout "
+			"%.0f), %.2f MiB in %.2f s%s\n", mval(p, "delivered"),
+			mval(p, "expected"), mval(p, "produced"),
+			mval(p, "fanout"), mval(p, "delivered_MiB"), wall,
+			p->status == PHASE_OK ? "" :
+			" (phase did not complete)");
+	else
+		fprintf(out, "delivered %.0f of %.0f (%.0f files x fanout "
+			"%.0f), %.2f MiB in %.2f s from the first delivery to "
+			"the last (phase %.2f s)%s\n", mval(p, "delivered"),
+			mval(p, "expected"), mval(p, "produced"),
+			mval(p, "fanout"), mval(p, "delivered_MiB"), span,
+			wall, p->status == PHASE_OK ? "" :
+			" (phase did not complete)");
 	report_intervals(out, p);
 	if (!isnan(mval(p, "latency.p50_ms")))
 		fprintf(out, "\nlatency publish->delivery: p50 %.2f ms  p95 "
