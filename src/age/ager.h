@@ -8,7 +8,7 @@
  * the filesystem, so the op sequence depends only on the parameters
  * (profile, seed, capacity and initial usage from one statvfs, block
  * size, mix, limits) - the same seed gives the same log, whatever the
- * timing, and the caller only applies the ops (cmd/age.c).
+ * timing, and the caller only applies the ops (age/session.c).
  */
 #ifndef FSLAB_AGE_AGER_H
 #define FSLAB_AGE_AGER_H
