@@ -11,6 +11,9 @@
 #   scratch_dir             private dir under /var/tmp ($SCRATCH), with
 #                           FSLAB_STATE_DIR=$SCRATCH/state and a private
 #                           results db ($DB)
+#   pause_wait ERR PID PHASE [N]
+#                           wait until a run started with --pause-before
+#                           PHASE has stopped there (the Nth time)
 #   metric RUN PHASE NAME   one stored metric's value; RUN is a run id or
 #                           tag, PHASE a phase name or NAME@LABEL
 #   metric_full ...         the same as "value unit better"
@@ -148,6 +151,23 @@ nothing_left_under() {
 		esac
 	done
 	return 0
+}
+
+# pause_wait ERRFILE PID PHASE [N]: true once the fslab PID (started
+# with --pause-before PHASE, stderr to ERRFILE) has said N times (default
+# 1) that it stops before PHASE and is stopped; false when it exited
+# first.  The 300 s only bound a broken run: a held run races nothing.
+pause_wait() {
+	local err=$1 pid=$2 phase=$3 n=${4:-1} deadline=$((SECONDS + 300)) c
+	while :; do
+		c=$(grep -c "paused before phase $phase (pid $pid)" "$err" 2>/dev/null)
+		if [ "${c:-0}" -ge "$n" ] &&
+			[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" = T ]; then
+			return 0
+		fi
+		kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $deadline ] || return 1
+		sleep 0.05
+	done
 }
 
 # Every metric with where it belongs, as one table (columns run, tag,
