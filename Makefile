@@ -58,6 +58,7 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(FSLAB_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
+		-DFSLAB_TEST_DATA_DIR='"$(CURDIR)/tests/data"' \
 		-o $@ $< $(LIBOBJS) $(LIBS) $(shell pkg-config --libs cmocka)
 
 deps:
