@@ -334,17 +334,36 @@ static int run_one_workload(struct runner *rn, struct target *t,
 }
 
 /*
- * Under mpirun the targets must be the shared filesystem (dir:) and the
- * workloads must make the same phase calls on every rank.  Every rank
- * checks the same configuration, so all refuse together; rank 0 says why.
+ * The one place the workloads' capability flags are enforced, before
+ * any target is built: --verify needs WL_VERIFY (or WL_NO_DATA),
+ * WL_NEEDS_ROOT needs root, and under mpirun the targets must be the
+ * shared filesystem (dir:) and the workloads WL_MPI_AWARE (the same
+ * phase calls on every rank).  Every rank checks the same
+ * configuration, so all refuse together; rank 0 says why.
  */
-static bool mpi_refuses(const struct run_config *cfg)
+static bool run_refused(const struct run_config *cfg)
 {
 	const char *why = NULL;
 	char buf[256];
 
-	if (!par_active())
-		return false;
+	for (size_t k = 0; k < cfg->nr_wls && !why; k++) {
+		const struct workload *wl = cfg->wls[k].wl;
+
+		if (cfg->verify && !(wl->flags & (WL_VERIFY | WL_NO_DATA))) {
+			snprintf(buf, sizeof(buf), "--verify is not supported "
+				 "by workload '%s' %s%s%s", wl->name,
+				 wl->no_verify ? "(" : "yet",
+				 wl->no_verify ? wl->no_verify : "",
+				 wl->no_verify ? ")" : "");
+			why = buf;
+		} else if ((wl->flags & WL_NEEDS_ROOT) && !is_root()) {
+			snprintf(buf, sizeof(buf), "workload '%s' needs root",
+				 wl->name);
+			why = buf;
+		}
+	}
+	if (!par_active() || why)
+		goto out;
 	for (size_t i = 0; i < cfg->nr_targets && !why; i++)
 		if (cfg->targets[i].kind != TARGET_DIR)
 			why = "under MPI the target must be the shared "
@@ -356,6 +375,7 @@ static bool mpi_refuses(const struct run_config *cfg)
 				 cfg->wls[k].wl->name);
 			why = buf;
 		}
+out:
 	if (why && par_rank() == 0)
 		error("%s", why);
 	return why != NULL;
@@ -603,7 +623,7 @@ int runner_execute(const struct run_config *cfg)
 	int rc = 0;
 
 	runner_install_signals();
-	if (mpi_refuses(cfg))
+	if (run_refused(cfg))
 		return EXIT_USAGE;
 	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
 	/* Rank 0 alone writes the store: one writer per run, and no

@@ -40,11 +40,20 @@ struct target;
 struct runner;
 struct phase;
 
+/*
+ * What a workload can do and needs.  The runner enforces every flag in
+ * one place before it builds a target (runner.c, run_refused()); nothing
+ * else tests a workload's name.
+ */
 enum workload_flags {
-	WL_NEEDS_ROOT = 1 << 0,    /* drops caches, remounts */
-	WL_NEEDS_FIEMAP = 1 << 1,  /* reads the extent map */
+	WL_NEEDS_ROOT = 1 << 0,    /* refused unless run as root: it works
+				    * on the unmounted device */
 	WL_MPI_AWARE = 1 << 2,     /* supports running on many ranks: every
 				    * rank makes the same phase calls */
+	WL_VERIFY = 1 << 3,        /* --verify: writes the util/verify.h
+				    * pattern and checks every read */
+	WL_NO_DATA = 1 << 4,       /* writes no file data, so --verify has
+				    * nothing to check and is accepted */
 };
 
 /* What a workload sees of the run. */
@@ -111,6 +120,11 @@ struct workload {
 	 * run --until-cov watches the first.
 	 */
 	const char *const *key_metrics;
+	/*
+	 * Without WL_VERIFY or WL_NO_DATA: why --verify is refused, for the
+	 * error message and `fslab run --help`; NULL means "not yet".
+	 */
+	const char *no_verify;
 };
 
 /* ---- the phase API (implemented by the core, src/phase.c) ---- */

@@ -958,7 +958,7 @@ const struct workload wl_compilebench = {
 	.phases = cb_phase_names,
 	/* Every rank draws the same op sequence from the same seed, in its
 	 * own rank directory, so phases line up across ranks. */
-	.flags = WL_MPI_AWARE,
+	.flags = WL_MPI_AWARE | WL_VERIFY,
 	.opts = cb_opt_table,
 	.opts_size = sizeof(struct cb_opts),
 	.check = cb_check,

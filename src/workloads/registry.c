@@ -6,6 +6,7 @@
  */
 #include "workloads/registry.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const struct workload *const workloads[] = {
@@ -41,4 +42,30 @@ const char *wl_suggest(const char *name)
 		}
 	}
 	return best && best_d <= 1 + strlen(name) / 3 ? best : NULL;
+}
+
+void wl_print_verify_support(FILE *out)
+{
+	const char *sep = "";
+
+	fputs("\nWorkloads and --verify:\n  checked: ", out);
+	for (size_t i = 0; workloads[i]; i++)
+		if (workloads[i]->flags & WL_VERIFY) {
+			fprintf(out, "%s%s", sep, workloads[i]->name);
+			sep = ", ";
+		}
+	fputc('\n', out);
+	for (size_t i = 0; workloads[i]; i++) {
+		const struct workload *wl = workloads[i];
+
+		if (wl->flags & WL_VERIFY)
+			continue;
+		if (wl->flags & WL_NO_DATA)
+			fprintf(out, "  %s writes no file data and ignores it\n",
+				wl->name);
+		else
+			fprintf(out, "  %s refuses it%s%s\n", wl->name,
+				wl->no_verify ? ": " : " (not yet supported)",
+				wl->no_verify ? wl->no_verify : "");
+	}
 }
