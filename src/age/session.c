@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "age/ager.h"
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "age/oplog.h"
 #include "age/profile.h"
 #include "frag/frag.h"

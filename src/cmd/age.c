@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "age/session.h"
 #include "cmd.h"
 #include "fs/target.h"

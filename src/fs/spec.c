@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "fs/target.h"
 #include "util/opt.h"
 #include "util/util.h"

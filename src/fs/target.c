@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "age/ager.h"
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "fs/blkdev.h"
 #include "fs/loop.h"
 #include "fs/mkfs.h"

@@ -13,7 +13,7 @@
 
 #include <sys/stat.h>
 
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "util/util.h"
 
 static char dir[] = "/tmp/fslab-fuzz-golden.XXXXXX";
