@@ -14,7 +14,7 @@
  * normally.  A second signal exits at once: the state journal lets
  * `fslab cleanup` finish the job.
  */
-#include "phase_internal.h"
+#include "runner.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -30,36 +30,18 @@
 
 #include "fs/state.h"
 #include "measure.h"
+#include "phase_internal.h"
 #include "output/json.h"
 #include "output/summary.h"
 #include "par.h"
 #include "stats/stats.h"
 #include "store/store.h"
+#include "util/interrupt.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	static const char msg[] =
-		"\nfslab: interrupted; finishing the current operation and "
-		"tearing down (again to abort, then run 'fslab cleanup')\n";
-
-	if (stop_requested) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	stop_requested = 1;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		stop_requested = 1;
-}
-
-bool phase_stop_requested(void)
-{
-	return stop_requested != 0;
-}
+/* The first SIGINT/SIGTERM/SIGHUP (util/interrupt.c). */
+#define stop_requested interrupt_requested()
 
 void run_config_add_hook(struct run_config *cfg,
 			 const struct phase_hook *hook)
@@ -121,14 +103,7 @@ void run_workload_release(struct run_workload *w)
 
 void runner_install_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	interrupt_install();
 }
 
 static struct run_rec *new_run(const struct run_config *cfg)
@@ -613,7 +588,8 @@ static void print_settling(const struct runner *rn)
 
 int runner_execute(const struct run_config *cfg)
 {
-	struct runner rn = { .cfg = cfg };
+	struct runner rn = { .cfg = cfg, .hooks = cfg->hooks,
+			     .nr_hooks = cfg->nr_hooks };
 	struct target_env env;
 	int exit_code = EXIT_OK;
 	struct live_target *live;
@@ -645,6 +621,7 @@ int runner_execute(const struct run_config *cfg)
 	env.scratch = cfg->scratch ? cfg->scratch : TARGET_DEFAULT_SCRATCH;
 	env.destroy_data = cfg->destroy_data;
 	env.tag = tag;
+	env.age = cfg->age;
 
 	if (cfg->blocked) {
 		for (size_t i = 0; i < cfg->nr_targets && !stop_requested;

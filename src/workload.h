@@ -202,4 +202,25 @@ int wl_drop_caches(struct wl_ctx *ctx);
 /* syncfs() the target.  0 or -1. */
 int wl_sync(struct wl_ctx *ctx);
 
+/* ---- --verify in phases (src/phase_verify.c; the pattern: util/verify.h) ---- */
+
+struct verify_bad;
+
+/*
+ * Record a mismatch: fail the phase (unless ph is NULL) with "verify:
+ * file PATH offset N: WHAT" and print it.  Returns -1, for `return verify_fail(...)`.
+ */
+int verify_fail(struct phase *ph, const char *path,
+		const struct verify_bad *bad);
+
+/*
+ * The final pass "at the end": drop caches, then a phase "verify-data"
+ * (not "verify": distribute and tree have phases of that name) that reads
+ * every regular file under ctx->dir (or under sub, relative to it, when
+ * not NULL) and checks it against its path's id.  Its metrics
+ * are not benchmark figures (no workload lists them in key_metrics).
+ * Returns 0, or -1 after the mismatch or error was recorded and printed.
+ */
+int verify_phase_tree(struct wl_ctx *ctx, const char *sub);
+
 #endif

@@ -74,5 +74,8 @@ int ager_parse_ops(const char *s, unsigned *weights, char *err,
  */
 int ager_age_dir(const char *dir, const char *profile, double fullness,
 		 uint64_t seed, bool data);
+/* ager_age_dir() with the defaults of `fslab age` (util/defaults.h):
+ * what a target's age=PROFILE does (a target_age_fn). */
+int ager_age_default(const char *dir, const char *profile);
 
 #endif

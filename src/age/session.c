@@ -581,6 +581,7 @@ int age_session(struct age_args *ap, int argc, char **argv)
 	runner_install_signals();
 	env.scratch = a.scratch;
 	env.tag = a.tag;
+	env.age = ager_age_default;
 	rc = target_setup(&s.t, &ts, &env);
 	target_spec_release(&ts);
 	if (rc < 0) {

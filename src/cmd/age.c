@@ -13,6 +13,7 @@
 #include "age/session.h"
 #include "cmd.h"
 #include "fs/target.h"
+#include "util/defaults.h"
 #include "util/util.h"
 
 static const char age_usage[] =
@@ -26,13 +27,17 @@ static const char age_usage[] =
 	"  -t, --target SPEC     build an owned target (as fslab run) and age\n"
 	"                        its work directory\n"
 	"  -p, --profile NAME|FILE  desktop (default), compile-farm, a file\n"
-	"  -f, --fullness F      target fullness of the filesystem (0.8)\n"
-	"  -s, --seed N          seed of the op sequence (1)\n"
+	"  -f, --fullness F      target fullness of the filesystem ("
+	FSLAB_STR(FSLAB_DEFAULT_FULLNESS) ")\n"
+	"  -s, --seed N          seed of the op sequence ("
+	FSLAB_STR(FSLAB_DEFAULT_AGE_SEED) ")\n"
 	"      --ops MIX         create=4,delete=3,append=2,truncate=1,...\n"
-	"      --budget N[x]     stop after N bytes, or N x capacity (30x)\n"
+	"      --budget N[x]     stop after N bytes, or N x capacity ("
+	FSLAB_STR(FSLAB_DEFAULT_AGE_BUDGET_X) "x)\n"
 	"      --time SECS       stop after this wall time (cuts the log)\n"
 	"      --max-ops N       stop after N operations\n"
-	"      --tolerance T     convergence distance (0.01)\n"
+	"      --tolerance T     convergence distance ("
+	FSLAB_STR(FSLAB_DEFAULT_AGE_TOLERANCE) ")\n"
 	"      --data MODE       write (default) or fallocate\n"
 	"      --record LOG      write the op log\n"
 	"      --replay LOG      apply an op log instead of a profile\n"
@@ -89,10 +94,10 @@ static int parse_args(int argc, char **argv, struct age_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->profile = "desktop";
-	a->fullness = 0.8;
-	a->seed = 1;
-	a->tolerance = 0.01;
-	a->budget_x = 30;
+	a->fullness = FSLAB_DEFAULT_FULLNESS;
+	a->seed = FSLAB_DEFAULT_AGE_SEED;
+	a->tolerance = FSLAB_DEFAULT_AGE_TOLERANCE;
+	a->budget_x = FSLAB_DEFAULT_AGE_BUDGET_X;
 	a->data = true;
 	a->scratch = TARGET_DEFAULT_SCRATCH;
 	optind = 1;

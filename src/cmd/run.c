@@ -11,10 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "age/ager.h"
 #include "cmd.h"
 #include "runner.h"
 #include "trace/blktrace.h"
 #include "trace/hook.h"
+#include "util/defaults.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
@@ -56,7 +58,7 @@ static const char usage_text[] =
 	"      --scratch DIR     where loop images and mount points live\n"
 	"                        (default /var/tmp/fslab)\n"
 	"      --tag LABEL       label the run for 'fslab show LABEL'\n"
-	"      --seed N          run seed (default 555)\n"
+	"      --seed N          run seed (default " FSLAB_STR(FSLAB_DEFAULT_SEED) ")\n"
 	"      --json FILE       also write the results as JSON ('-' = stdout)\n"
 	"      --trace[=PHASE,...]\n"
 	"                        trace block I/O of every (or the named) phase:\n"
@@ -176,7 +178,8 @@ int cmd_run(int argc, char **argv)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.repeat = 1;
 	cfg.max_repeat = 10;
-	cfg.seed = 555;
+	cfg.seed = FSLAB_DEFAULT_SEED;
+	cfg.age = ager_age_default;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:w:n:h", longopts, NULL)) !=

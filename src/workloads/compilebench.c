@@ -21,6 +21,7 @@
 
 #include "cb/cbstate.h"
 #include "model/treemodel.h"
+#include "util/defaults.h"
 #include "util/util.h"
 #include "util/verify.h"
 #include "workloads/registry.h"
@@ -72,8 +73,8 @@ static const struct opt cb_opt_table[] = {
 	  fill_values },
 	{ "compat", OPT_ENUM, OFF(compat), "py3", "compilebench flavour",
 	  0, 0, compat_values },
-	{ "seed", OPT_INT, OFF(seed), "555", "random.Random() seed",
-	  0, LLONG_MAX, NULL },
+	{ "seed", OPT_INT, OFF(seed), FSLAB_STR(FSLAB_DEFAULT_SEED),
+	  "random.Random() seed", 0, LLONG_MAX, NULL },
 	OPT_END,
 };
 
