@@ -15,6 +15,7 @@
 #include "par.h"
 #include "util/opt.h"
 #include "util/util.h"
+#include "util/version.h"
 
 struct cmd_struct {
 	const char *name;

@@ -38,6 +38,7 @@
 #include "store/store.h"
 #include "util/interrupt.h"
 #include "util/util.h"
+#include "util/version.h"
 #include "workloads/registry.h"
 
 /* The first SIGINT/SIGTERM/SIGHUP (util/interrupt.c). */

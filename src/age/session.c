@@ -28,6 +28,7 @@
 #include "runner.h"
 #include "store/store.h"
 #include "util/util.h"
+#include "util/version.h"
 #include "workload.h"
 
 /* The runner's handler: a --with workload then sees Ctrl-C too. */

@@ -31,6 +31,7 @@
 #include "util/pyrand.h"
 #include "par.h"
 #include "util/util.h"
+#include "util/version.h"
 #include "util/verify.h"
 #include "workloads/registry.h"
 
