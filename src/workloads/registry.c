@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/suggest.h"
+
 const struct workload *const workloads[] = {
 	&wl_bonnie,
 	&wl_compilebench,
@@ -30,18 +32,12 @@ const struct workload *wl_find(const char *name)
 
 const char *wl_suggest(const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	struct suggest s;
 
-	for (size_t i = 0; workloads[i]; i++) {
-		size_t d = str_distance(name, workloads[i]->name);
-
-		if (d < best_d) {
-			best_d = d;
-			best = workloads[i]->name;
-		}
-	}
-	return best && best_d <= 1 + strlen(name) / 3 ? best : NULL;
+	suggest_init(&s, name);
+	for (size_t i = 0; workloads[i]; i++)
+		suggest_add(&s, workloads[i]->name);
+	return suggest_result(&s);
 }
 
 void wl_print_verify_support(FILE *out)
