@@ -20,6 +20,7 @@
 #include "util/pyrand.h"
 #include "par.h"
 #include "util/util.h"
+#include "util/version.h"
 #include "util/verify.h"
 
 /* ---- the report, from the phase records alone ---- */
