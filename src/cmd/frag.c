@@ -21,6 +21,8 @@
 #include "store/store.h"
 #include "util/util.h"
 #include "util/version.h"
+#include "workloads/frag.h"
+#include "workloads/registry.h"
 
 static const char frag_usage[] =
 	"usage: fslab frag [options] PATH...\n"
@@ -323,9 +325,15 @@ int cmd_frag(int argc, char **argv)
 			frag_print_freesp(stdout, argv[optind], &fsp);
 	}
 	if (db) {
-		options = xasprintf("sync=%d,xdev=%d,jobs=%d,worst=%zu,"
-				    "bins=%s,io_uring=%d", o.sync, o.xdev,
-				    o.jobs, o.worst, bins_arg, res.io_uring);
+		/* the "frag" workload's options, so show and compare
+		 * read the survey back like one taken in a run */
+		struct frag_wl_opts wo = {
+			.path = (char *)"", .jobs = o.jobs, .sync = o.sync,
+			.xdev = o.xdev, .worst = (long long)o.worst,
+			.bins = (char *)bins_arg, .io_uring = res.io_uring,
+		};
+
+		options = opt_format(wl_frag.opts, &wo);
 		if (store_survey(db, argc, argv, tag,
 				 (const char *const *)argv + optind,
 				 (size_t)(argc - optind), options, &res,

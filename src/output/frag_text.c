@@ -10,6 +10,8 @@
 
 #include "output/frag_text.h"
 
+#include "util/util.h"
+
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -166,4 +168,80 @@ void frag_print_freesp(FILE *out, const char *path,
 			"100*(1-largest/free) over %zu groups: mean %.1f, "
 			"p50 %.1f, p95 %.1f, max %.1f\n", fs->groups,
 			fs->grp_mean, fs->grp_p50, fs->grp_p95, fs->grp_max);
+}
+
+static uint64_t stored(const struct phase_rec *p, const char *name)
+{
+	const struct metric *m = phase_rec_metric(p, name);
+
+	return m && m->value > 0 ? (uint64_t)(m->value + 0.5) : 0;
+}
+
+static double stored_d(const struct phase_rec *p, const char *name)
+{
+	const struct metric *m = phase_rec_metric(p, name);
+
+	return m ? m->value : 0;
+}
+
+void frag_print_stored(FILE *out, const struct phase_rec *p,
+		       const struct frag_bins *b)
+{
+	struct frag_result *r = xcalloc(1, sizeof(*r));
+	char lab[48], name[96], sz[32];
+
+	r->bins = *b;
+	for (size_t i = 0; i < b->nr; i++) {
+		frag_bin_label(b, i, lab, sizeof(lab));
+		snprintf(name, sizeof(name), "bin %s%s files",
+			 frag_bin_group(b, i), lab);
+		r->bin_files[i] = stored(p, name);
+		snprintf(name, sizeof(name), "bin %s%s fragmented",
+			 frag_bin_group(b, i), lab);
+		r->bin_frag[i] = stored(p, name);
+	}
+	r->files = stored(p, "files_scanned");
+	r->bytes = stored(p, "bytes_scanned");
+	r->frag_files = stored(p, "files_fragmented");
+	r->files_3plus = stored(p, "files_3plus_runs");
+	r->frag_bytes = stored(p, "fragmented_bytes");
+	print_bins(out, r);
+	fprintf(out, "All files scanned: %" PRIu64 "\n", r->files);
+	fprintf(out, "Files fragmented: %" PRIu64 " (%.3f%%) where %" PRIu64
+		" have 3+ extents\n", r->frag_files,
+		pct(r->frag_files, r->files), r->files_3plus);
+	frag_fmt_bytes(sz, sizeof(sz), r->frag_bytes);
+	fprintf(out, "Total size of fragmented files: %s (~%.0f%% of dir "
+		"size)\n", sz, pct(r->frag_bytes, r->bytes));
+	fprintf(out, "\nLayout score: %.4f\n", stored_d(p, "layout_score"));
+	fprintf(out, "Extents: %" PRIu64 " as mapped, %" PRIu64
+		" physically separate runs (%.2f per file)\n",
+		stored(p, "extents"), stored(p, "runs"),
+		stored_d(p, "runs_per_file"));
+	fprintf(out, "| Runs | File cnt | %% |\n");
+	for (size_t i = 0; i < FRAG_RUN_BUCKETS; i++) {
+		uint64_t n;
+
+		frag_run_bucket_label(i, lab, sizeof(lab));
+		snprintf(name, sizeof(name), "runs %s files", lab);
+		if ((n = stored(p, name)))
+			fprintf(out, "| %s | %" PRIu64 " | %.2f |\n", lab, n,
+				pct(n, r->files));
+	}
+	frag_fmt_bytes(sz, sizeof(sz), stored(p, "locality_mean_gap"));
+	fprintf(out, "Inter-file locality: mean gap %s, %.2f%% adjacent\n",
+		sz, stored_d(p, "locality_adjacent_pct"));
+	fprintf(out, "Not scanned: %" PRIu64 " unreadable, %" PRIu64
+		" vanished, %" PRIu64 " errors; %" PRIu64 " without FIEMAP\n",
+		stored(p, "unreadable"), stored(p, "vanished"),
+		stored(p, "errors"), stored(p, "no_fiemap"));
+	if (phase_rec_metric(p, "free_bytes")) {
+		char a[32], c[32];
+
+		frag_fmt_bytes(a, sizeof(a), stored(p, "free_bytes"));
+		frag_fmt_bytes(c, sizeof(c), stored(p, "free_max_extent"));
+		fprintf(out, "Free space: %s in %" PRIu64 " extents, largest "
+			"%s\n", a, stored(p, "free_extents"), c);
+	}
+	free(r);
 }

@@ -16,6 +16,12 @@ void frag_print_text(FILE *out, const struct frag_result *r);
 /* The free-space part; "unavailable (reason)" when not known. */
 void frag_print_freesp(FILE *out, const char *path,
 		       const struct frag_freesp *fs);
+/*
+ * A stored survey (phase "survey" of a frag run) in the same table, from
+ * its metrics alone; b: the bins it was taken with.
+ */
+void frag_print_stored(FILE *out, const struct phase_rec *p,
+		       const struct frag_bins *b);
 /* "7GB": the largest unit that keeps the figure at least 1, rounded. */
 void frag_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 

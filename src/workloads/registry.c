@@ -16,6 +16,7 @@ const struct workload *const workloads[] = {
 	&wl_compilebench,
 	&wl_distribute,
 	&wl_ffsb,
+	&wl_frag,
 	&wl_fsck,
 	&wl_metadata,
 	&wl_tree,

@@ -203,6 +203,27 @@ print(f["available"], ok)' 2>&1)
 		kind=$(sqlite3 "$DB" "select t.kind || ' ' || t.fstype from targets t join runs r on t.run_id = r.id where r.tag = 't3000'")
 		[ "$kind" = "dir ext4" ] && ok "ext4: stored target is dir: ext4" ||
 			not_ok "ext4: stored target is dir: ext4" "got '$kind'"
+		# show reprints the stored survey in the mail's table
+		mail() { sed -n '/^\* B size files/,/^Total size of fragmented files/p' "$1"; }
+		"$FSLAB" show --db "$DB" t3000 >"$SCRATCH/show.txt" 2>&1
+		[ -n "$(mail "$SCRATCH/$fs.txt")" ] &&
+			diff <(mail "$SCRATCH/$fs.txt") <(mail "$SCRATCH/show.txt") >/dev/null &&
+			ok "ext4: show reprints the stored survey's table" ||
+			not_ok "ext4: show reprints the stored survey's table" \
+				"$(diff <(mail "$SCRATCH/$fs.txt") <(mail "$SCRATCH/show.txt") | head -20)"
+		# compare on two surveys of different trees: by fragmentation
+		"$FSLAB" frag --db "$DB" --tag t3000-small "$t/small" >/dev/null 2>&1
+		"$FSLAB" compare --db "$DB" t3000 t3000-small >"$SCRATCH/cmp.txt" 2>&1
+		fa=$(sqlite3 "$DB" "select printf('%.2f', m.value) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 't3000' and m.name = 'fragmented_pct'")
+		fb=$(sqlite3 "$DB" "select printf('%.2f', m.value) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 't3000-small' and m.name = 'fragmented_pct'")
+		d=$(awk -v a="$fa" -v b="$fb" 'BEGIN { printf "%+.2f", b - a }')
+		grep -Eq "^fragmented % +$fa +$fb \\($d\\)" "$SCRATCH/cmp.txt" &&
+			grep -Eq '^extents/file +[0-9.]+ +[0-9.]+ \([-+][0-9.]+%\)' "$SCRATCH/cmp.txt" &&
+			grep -Eq '^layout score +[0-9.]+ +[0-9.]+' "$SCRATCH/cmp.txt" &&
+			grep -Eq '^B\[0,100\) files +[0-9]+ +[0-9]+' "$SCRATCH/cmp.txt" &&
+			grep -q 'survey  fragmented_pct' "$SCRATCH/cmp.txt" &&
+			ok "ext4: compare reports the fragmentation difference ($fa% vs $fb%)" ||
+			not_ok "ext4: compare reports the fragmentation difference" "want $fa $fb $d" "$(cat "$SCRATCH/cmp.txt")"
 	fi
 
 	umount "$mnt" && losetup -d "$dev" && ok "$fs: unmounted and detached" ||

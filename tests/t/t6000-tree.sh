@@ -100,6 +100,19 @@ n=$(phase_q t6000-keep "p.name = 'delete'" "count(*)")
 	ok "keep=1 runs everything but delete" ||
 	not_ok "keep=1 runs everything but delete" "$(cat "$SCRATCH/keep.err")"
 
+# keep=1 leaves the tree for a frag step of the same run, which surveys
+# exactly the model's files
+"$FSLAB" run --target ext4:size=1G --workload "tree:model=$MODEL,keep=1,order=readdir" \
+	--workload frag --db "$DB" --scratch "$SCRATCH" --tag t6000-frag \
+	>"$SCRATCH/frag.out" 2>"$SCRATCH/frag.err"
+rc=$?
+n=$(metric_q t6000-frag survey files_scanned)
+[ $rc -eq 0 ] && [ "${n%.0}" = "$nfiles" ] &&
+	grep -qx "All files scanned: $nfiles" "$SCRATCH/frag.out" &&
+	grep -q '^| Size range | File cnt | Fragmented | Fragmented % |$' "$SCRATCH/frag.out" &&
+	ok "tree:keep=1 then frag surveys the tree the run left ($nfiles files)" ||
+	not_ok "tree:keep=1 then frag surveys the tree the run left" "exit $rc, files '$n', want $nfiles" "$(tail "$SCRATCH/frag.err")"
+
 # a tree made by the shell from the model: capture gives the model back,
 # and tar czf of it is the tarball source
 tree=$SCRATCH/tree
