@@ -13,6 +13,8 @@
 #ifndef FSLAB_CMD_H
 #define FSLAB_CMD_H
 
+#include "util/cmdopt.h"
+
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_results(int argc, char **argv);
@@ -25,6 +27,19 @@ int cmd_frag(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_age(int argc, char **argv);
+
+/*
+ * Each command's option table and help text (src/util/cmdopt.h), from
+ * which its parser, --help, man page and completion come.
+ */
+extern const struct cmdopt_cmd cmd_compare_opts;
+extern const struct cmdopt_cmd cmd_report_opts;
+
+/*
+ * The filter options compare and report share, on struct compare_opts
+ * (include it with CMDOPT_INCLUDE_AT at the offset of that struct).
+ */
+extern const struct cmdopt cmd_filter_opts[];
 
 /* True when argv holds -h or --help before any "--". */
 int cmd_wants_help(int argc, char **argv);

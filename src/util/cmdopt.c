@@ -405,13 +405,14 @@ char *cmdopt_signature(const struct cmdopt *o)
 }
 
 /*
- * Print text word-wrapped to `width` columns, every line after the first
- * indented by `indent` (the first by `first`).
+ * Print text word-wrapped to `width` columns after `first` spaces, the
+ * cursor then being at column col0; every later line is indented by
+ * `indent`.
  */
-static void wrap(FILE *out, const char *text, int first, int indent,
-		 int width)
+static void wrap(FILE *out, const char *text, int first, int col0,
+		 int indent, int width)
 {
-	int col = first;
+	int col = col0;
 	bool line_start = true;
 
 	fprintf(out, "%*s", first, "");
@@ -452,7 +453,7 @@ static void paragraphs(FILE *out, const char *text)
 		if (p[0] == ' ' || strstr(p, "\n "))
 			fprintf(out, "%s\n", p);
 		else
-			wrap(out, p, 0, 0, HELP_WIDTH);
+			wrap(out, p, 0, 0, 0, HELP_WIDTH);
 		free(p);
 		text += len;
 		if (*text) {
@@ -495,10 +496,10 @@ static int help_row(const struct cmdopt *o, void *data)
 		if (len + 2 > h->col) {
 			fputc('\n', h->out);
 			wrap(h->out, o->help, h->col + 2, h->col + 2,
-			     HELP_WIDTH);
+			     h->col + 2, HELP_WIDTH);
 		} else {
 			wrap(h->out, o->help, h->col - len, h->col + 2,
-			     HELP_WIDTH);
+			     h->col + 2, HELP_WIDTH);
 		}
 	}
 	free(sig);
