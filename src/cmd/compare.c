@@ -356,17 +356,17 @@ int cmd_compare(int argc, char **argv)
 	const char **wls;
 	bool fail_on_reg, regression = false, any_failed = false;
 	size_t nr_wls;
-	int nargs, rc = EXIT_OK;
+	int first, rc = EXIT_OK;
 
 	compare_opts_init(&a.o);
-	nargs = cmdopt_parse(&cmd_compare_opts, argc, argv, &a);
-	if (nargs < 0)
-		return cmdopt_exit(nargs);
+	first = cmdopt_parse(&cmd_compare_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
 	db = a.store.db;
 	format = a.fmt.format;
 	o = a.o;
 	fail_on_reg = a.fail_on_reg;
-	if (cmp_input_load(db, argv + 1, (size_t)nargs, &in))
+	if (cmp_input_load(db, argv + first, (size_t)(argc - first), &in))
 		return EXIT_RUNTIME;
 
 	wls = compare_workloads((const struct run_rec *const *)in.runs,

@@ -123,19 +123,19 @@ int cmd_report(int argc, char **argv)
 	const char *db, *output;
 	struct compare_opts o;
 	struct cmp_input in;
-	int nargs, rc;
+	int first, rc;
 
 	compare_opts_init(&a.o);
-	nargs = cmdopt_parse(&cmd_report_opts, argc, argv, &a);
-	if (nargs < 0)
-		return cmdopt_exit(nargs);
+	first = cmdopt_parse(&cmd_report_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
 	db = a.store.db;
 	output = a.output;
 	o = a.o;
 	if (!output)
 		return cmdopt_usage_error(&cmd_report_opts,
 					  "report needs -o FILE");
-	if (cmp_input_load(db, argv + 1, (size_t)nargs, &in))
+	if (cmp_input_load(db, argv + first, (size_t)(argc - first), &in))
 		return EXIT_RUNTIME;
 	rc = write_report(output, &in, &o) ? EXIT_RUNTIME : EXIT_OK;
 	chart_cleanup();

@@ -334,37 +334,48 @@ static int parse_short(const struct cmdopt_cmd *cmd, int argc, char **argv,
 int cmdopt_parse(const struct cmdopt_cmd *cmd, int argc, char **argv,
 		 void *dst)
 {
+	char **opts = xcalloc((size_t)argc + 1, sizeof(*opts));
+	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	bool options = true;
-	int n = 0;
+	int nopts = 0, npos = 0, rc = 0;
 
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
-		int rc;
+		int start = i;
 
 		if (options && !strcmp(a, "--")) {
 			options = false;
+			opts[nopts++] = a;
 			continue;
 		}
 		if (!options || a[0] != '-' || !a[1]) {
 			if (cmd->flags & CMDOPT_STOP_AT_ARG)
 				options = false;
-			/* i >= n + 1 always: this never overwrites an
-			 * argument not read yet. */
-			argv[++n] = a;
+			pos[npos++] = a;
 			continue;
 		}
 		if (a[1] == '-')
 			rc = parse_long(cmd, argc, argv, &i, dst);
 		else
 			rc = parse_short(cmd, argc, argv, &i, dst);
-		if (rc == CMDOPT_HELP) {
+		if (rc == CMDOPT_HELP)
 			cmdopt_help(stdout, cmd);
-			return CMDOPT_HELP;
-		}
 		if (rc)
-			return rc;
+			break;
+		while (start <= i)
+			opts[nopts++] = argv[start++];
 	}
-	return n;
+	if (!rc) {
+		/* getopt_long's permutation: options first, then the
+		 * positional arguments in their order; nothing is lost, so
+		 * a command can still record its whole command line. */
+		memcpy(argv + 1, opts, (size_t)nopts * sizeof(*argv));
+		memcpy(argv + 1 + nopts, pos, (size_t)npos * sizeof(*argv));
+		rc = 1 + nopts;
+	}
+	free(opts);
+	free(pos);
+	return rc;
 }
 
 /* ---- help ---- */
@@ -489,7 +500,7 @@ static int help_row(const struct cmdopt *o, void *data)
 	if (h->measure) {
 		if (o->short_name)
 			h->any_short = true;
-		if (len + 2 > h->col && len <= 26)
+		if (len + 2 > h->col && len <= 22)
 			h->col = len + 2;
 	} else {
 		fprintf(h->out, "  %*s%s", pad, "", sig);

@@ -176,9 +176,10 @@ enum {
  * Parse argv[1..argc-1] (argv[0] is the command name) against cmd's
  * table into dst.  Options and positional arguments may mix (unless
  * CMDOPT_STOP_AT_ARG); "--" ends the options; an unambiguous prefix of
- * a long name is accepted, as getopt_long does.  The positional
- * arguments are moved to argv[1..n] in their order and n is returned;
- * or CMDOPT_HELP / CMDOPT_ERROR.
+ * a long name is accepted, as getopt_long does.  Like getopt_long, argv
+ * is permuted so that the positional arguments come last, in their
+ * order, and the index of the first one is returned (argc when there is
+ * none), or CMDOPT_HELP / CMDOPT_ERROR.
  */
 int cmdopt_parse(const struct cmdopt_cmd *cmd, int argc, char **argv,
 		 void *dst);

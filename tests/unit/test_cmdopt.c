@@ -100,9 +100,10 @@ static void test_basic(void **state)
 
 	(void)state;
 	n = parse(&cmd, v, 13, &a);
-	assert_int_equal(n, 2);
-	assert_string_equal(v[1], "x");
-	assert_string_equal(v[2], "y");
+	assert_int_equal(n, 11);
+	assert_string_equal(v[11], "x");
+	assert_string_equal(v[12], "y");
+	assert_string_equal(v[1], "--db");
 	assert_string_equal(a.store.db, "d.db");
 	assert_string_equal(a.fmt.format, "json");
 	assert_true(a.verbose);
@@ -118,7 +119,7 @@ static void test_short_forms(void **state)
 	struct targs a;
 
 	(void)state;
-	assert_int_equal(parse(&cmd, v, 3, &a), 0);
+	assert_int_equal(parse(&cmd, v, 3, &a), 4);
 	assert_true(a.verbose);
 	assert_true(a.makej);
 	assert_string_equal(a.out, "file");
@@ -131,11 +132,11 @@ static void test_prefix_and_dashdash(void **state)
 	struct targs a;
 
 	(void)state;
-	assert_int_equal(parse(&cmd, v, 4, &a), 2);
+	assert_int_equal(parse(&cmd, v, 4, &a), 3);
 	assert_true(a.verbose);
 	assert_null(a.store.db);
-	assert_string_equal(v[1], "--db");
-	assert_string_equal(v[2], "-v");
+	assert_string_equal(v[3], "--db");
+	assert_string_equal(v[4], "-v");
 	/* --m is --makej or --min-change */
 	assert_int_equal(parse(&cmd, ARGV("--m"), 1, &a), CMDOPT_ERROR);
 }
@@ -171,8 +172,8 @@ static void test_optarg_callback(void **state)
 
 	(void)state;
 	/* An optional argument is only ever --name=VAL. */
-	assert_int_equal(parse(&cmd, v, 3, &a), 1);
-	assert_string_equal(v[1], "arg");
+	assert_int_equal(parse(&cmd, v, 3, &a), 3);
+	assert_string_equal(v[3], "arg");
 	assert_int_equal(a.cb_calls, 2);
 }
 
@@ -182,11 +183,11 @@ static void test_stop_at_arg(void **state)
 	struct targs a;
 
 	(void)state;
-	assert_int_equal(parse(&stop_cmd, v, 5, &a), 4);
+	assert_int_equal(parse(&stop_cmd, v, 5, &a), 2);
 	assert_true(a.verbose);
 	assert_null(a.store.db);
-	assert_string_equal(v[1], "sleep");
-	assert_string_equal(v[4], "x");
+	assert_string_equal(v[2], "sleep");
+	assert_string_equal(v[5], "x");
 }
 
 static void test_suggest(void **state)
