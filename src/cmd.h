@@ -35,6 +35,7 @@ int cmd_age(int argc, char **argv);
 extern const struct cmdopt_cmd cmd_compare_opts;
 extern const struct cmdopt_cmd cmd_report_opts;
 extern const struct cmdopt_cmd cmd_run_opts;
+extern const struct cmdopt_cmd cmd_show_opts;
 
 /*
  * The filter options compare and report share, on struct compare_opts

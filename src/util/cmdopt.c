@@ -524,7 +524,8 @@ void cmdopt_help(FILE *out, const struct cmdopt_cmd *cmd)
 		  .help = "show this help" },
 		CMDOPT_TABLE_END,
 	};
-	struct help_ctx h = { .out = out, .col = 8, .measure = true };
+	struct help_ctx h = { .out = out, .col = 8, .measure = true,
+			       .any_short = true }; /* -h is always there */
 	const char *sp = *cmd->name ? " " : "";
 	int indent = (int)(strlen("usage: fslab ") + strlen(cmd->name) +
 			   strlen(sp));
