@@ -35,6 +35,10 @@ int cmd_age(int argc, char **argv);
 extern const struct cmdopt_cmd cmd_compare_opts;
 extern const struct cmdopt_cmd cmd_report_opts;
 extern const struct cmdopt_cmd cmd_run_opts;
+extern const struct cmdopt_cmd cmd_results_opts;
+extern const struct cmdopt_cmd cmd_cleanup_opts;
+extern const struct cmdopt_cmd cmd_list_opts;
+extern const struct cmdopt_cmd cmd_model_opts;
 extern const struct cmdopt_cmd cmd_show_opts;
 
 /*
