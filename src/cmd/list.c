@@ -69,9 +69,11 @@ int cmd_list(int argc, char **argv)
 		if (!wl) {
 			const char *s = wl_suggest(name);
 
-			usage_die("unknown workload '%s'%s%s%s", name,
-				  s ? " (did you mean '" : "", s ? s : "",
-				  s ? "'?)" : "");
+			return cmdopt_usage_error(&cmd_list_opts,
+						  "unknown workload '%s'%s%s%s",
+						  name, s ? " (did you mean '" :
+						  "", s ? s : "", s ? "'?)" :
+						  "");
 		}
 		list_one(wl, 1);
 		return EXIT_OK;
