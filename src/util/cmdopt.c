@@ -197,7 +197,7 @@ static int apply(const struct cmdopt_cmd *cmd, const struct found *f,
 
 	switch (o->type) {
 	case CMDOPT_FLAG:
-		*(bool *)field = true;
+		*(bool *)field = !(o->flags & CMDOPT_NEGATE);
 		return 0;
 	case CMDOPT_STRING:
 		*(const char **)field = arg;

@@ -46,6 +46,7 @@ enum cmdopt_type {
 enum cmdopt_flags {
 	CMDOPT_OPTARG = 1 << 0, /* argument optional, only as --name=VAL */
 	CMDOPT_HIDDEN = 1 << 1, /* parsed, not shown in help/man/completion */
+	CMDOPT_NEGATE = 1 << 2, /* CMDOPT_FLAG: set the bool to false */
 };
 
 enum cmdopt_cmd_flags {
@@ -114,6 +115,15 @@ struct cmdopt_cmd {
 #define CMDOPT_BOOL(s, l, T, f, h)                                         \
 	{ .type = CMDOPT_FLAG, .short_name = (s), .long_name = (l),        \
 	  .off = CMDOPT_FIELD(T, f, bool), .help = (h) }
+/* --no-X for a bool that defaults to true; the last of a pair wins. */
+#define CMDOPT_CLEAR(s, l, T, f, h)                                        \
+	{ .type = CMDOPT_FLAG, .short_name = (s), .long_name = (l),        \
+	  .off = CMDOPT_FIELD(T, f, bool), .help = (h),                    \
+	  .flags = CMDOPT_NEGATE }
+/* An alias kept for old scripts: parsed, never shown. */
+#define CMDOPT_HIDDEN_BOOL(s, l, T, f)                                     \
+	{ .type = CMDOPT_FLAG, .short_name = (s), .long_name = (l),        \
+	  .off = CMDOPT_FIELD(T, f, bool), .help = "", .flags = CMDOPT_HIDDEN }
 #define CMDOPT_STR(s, l, T, f, a, h)                                       \
 	{ .type = CMDOPT_STRING, .short_name = (s), .long_name = (l),      \
 	  .off = CMDOPT_FIELD(T, f, const char *), .argh = (a), .help = (h) }
