@@ -42,6 +42,7 @@ extern const struct cmdopt_cmd cmd_model_opts;
 extern const struct cmdopt_cmd cmd_frag_opts;
 extern const struct cmdopt_cmd cmd_trace_opts;
 extern const struct cmdopt_cmd cmd_compilebench_opts;
+extern const struct cmdopt_cmd cmd_age_opts;
 extern const struct cmdopt_cmd cmd_show_opts;
 
 /*
