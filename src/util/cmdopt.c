@@ -550,6 +550,8 @@ void cmdopt_help(FILE *out, const struct cmdopt_cmd *cmd)
 	h.measure = false;
 	cmdopt_for_each(cmd->opts, help_row, &h);
 	help_row(help_opt, &h);
+	if (cmd->more_help)
+		cmd->more_help(out);
 	if (cmd->footer) {
 		fputc('\n', out);
 		paragraphs(out, cmd->footer);

@@ -99,6 +99,7 @@ struct cmdopt_cmd {
 	const char *usage;    /* synopsis after "fslab NAME ", '\n' between lines */
 	const char *desc;     /* paragraphs, unwrapped, "\n\n" between them */
 	const struct cmdopt *opts;
+	void (*more_help)(FILE *out); /* after the options (fslab's commands) */
 	const char *footer;   /* a last paragraph (exit codes, notes) or NULL */
 	unsigned flags;       /* enum cmdopt_cmd_flags */
 	enum cmdopt_complete args; /* what positional arguments are */
