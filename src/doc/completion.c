@@ -278,6 +278,19 @@ int doc_completion(FILE *out)
 
 /* ---- fslab __complete ---- */
 
+/* One line per option: "-t --target" (tests compare these with --help). */
+static int print_option(const struct cmdopt *o, void *data)
+{
+	(void)data;
+	if (o->type == CMDOPT_GROUP || (o->flags & CMDOPT_HIDDEN))
+		return 0;
+	if (o->short_name)
+		printf("-%c%s", o->short_name, o->long_name ? " " : "\n");
+	if (o->long_name)
+		printf("--%s\n", o->long_name);
+	return 0;
+}
+
 int doc_complete_words(int argc, char **argv)
 {
 	const char *db = NULL;
@@ -286,6 +299,19 @@ int doc_complete_words(int argc, char **argv)
 	char *path;
 	size_t nr;
 
+	if (argc == 2 && !strcmp(argv[1], "commands")) {
+		for (const struct cmd_struct *c = cmd_table; c->name; c++)
+			printf("%s\n", c->name);
+		return EXIT_OK;
+	}
+	if (argc == 3 && !strcmp(argv[1], "options")) {
+		const struct cmd_struct *c = cmd_find(argv[2]);
+
+		if (!c)
+			return EXIT_USAGE;
+		cmdopt_for_each(c->opts->opts, print_option, NULL);
+		return EXIT_OK;
+	}
 	if (argc < 2 || strcmp(argv[1], "runs"))
 		return EXIT_USAGE;
 	if (argc == 4 && !strcmp(argv[2], "--db"))

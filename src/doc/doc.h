@@ -25,7 +25,9 @@ int doc_completion(FILE *out);
 /*
  * `fslab __complete runs [--db PATH]`: the run ids and tags of the
  * store, one a line, for the completion; silent when there is no store.
- * Returns an exit code.
+ * `fslab __complete commands`: the commands; `fslab __complete options
+ * CMD`: CMD's options, "-t --target" a line (for the tests).  Returns an
+ * exit code.
  */
 int doc_complete_words(int argc, char **argv);
 
