@@ -16,7 +16,9 @@
 #include "par.h"
 #include "util/cmdopt.h"
 #include "util/opt.h"
+#include "util/suggest.h"
 #include "util/util.h"
+#include "util/version.h"
 
 static int finish_stdout(int rc)
 {
@@ -59,8 +61,8 @@ static int fslab_main(int argc, char **argv)
 {
 	struct fslab_args a = { .version = false };
 	const struct cmd_struct *cmd;
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	struct suggest sg;
+	const char *best;
 	int first;
 
 	if (argc < 2) {
@@ -101,15 +103,11 @@ static int fslab_main(int argc, char **argv)
 	if (cmd)
 		return finish_stdout(cmd->fn(argc, argv));
 
-	for (const struct cmd_struct *c = cmd_table; c->name; c++) {
-		size_t d = str_distance(argv[0], c->name);
-
-		if (d < best_d) {
-			best_d = d;
-			best = c->name;
-		}
-	}
-	if (best && best_d <= 2)
+	suggest_init(&sg, argv[0]);
+	for (const struct cmd_struct *c = cmd_table; c->name; c++)
+		suggest_add(&sg, c->name);
+	best = suggest_result(&sg);
+	if (best)
 		return cmdopt_usage_error(&cmd_fslab_opts, "'%s' is not an "
 					  "fslab command (did you mean '%s'?)",
 					  argv[0], best);

@@ -10,10 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cb/cbstate.h"
 #include "cmd.h"
 #include "runner.h"
+#include "util/defaults.h"
 #include "util/util.h"
+#include "workloads/compilebench/cbstate.h"
 #include "workloads/registry.h"
 
 struct cli {
@@ -51,7 +52,8 @@ static const struct cmdopt compilebench_table[] = {
 		   "file contents ('a' like compilebench)"),
 	CMDOPT_STR(0, "compat", struct cli, compat, "py3|fixed",
 		   "py3 keeps compilebench's counting quirks"),
-	CMDOPT_STR(0, "seed", struct cli, seed, "N", "random seed (555)"),
+	CMDOPT_STR(0, "seed", struct cli, seed, "N",
+		   "random seed (" FSLAB_STR(FSLAB_DEFAULT_SEED) ")"),
 	CMDOPT_BOOL(0, "dry-run", struct cli, dry_run,
 		    "print the planned ops, touch no disk"),
 	CMDOPT_STR_C(0, "db", struct cli, db, "PATH", CMDOPT_C_FILE,
@@ -122,7 +124,7 @@ static int dry_run(const struct cli *c)
 {
 	struct cb_params par = {
 		.initial_dirs = (int)c->initial_dirs, .runs = (int)c->runs,
-		.makej = c->makej, .compat = CB_COMPAT_PY3, .seed = 555,
+		.makej = c->makej, .compat = CB_COMPAT_PY3, .seed = FSLAB_DEFAULT_SEED,
 	};
 	struct cb_sets sets;
 	struct cb_state st;
@@ -211,7 +213,7 @@ int cmd_compilebench(int argc, char **argv)
 	cfg.nr_wls = 1;
 	cfg.repeat = 1;
 	cfg.db = c.db;
-	cfg.seed = 555;
+	cfg.seed = FSLAB_DEFAULT_SEED;
 	cfg.cmdline = "fslab compilebench";
 	cfg.plain = true;
 	rc = runner_execute(&cfg);

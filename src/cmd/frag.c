@@ -19,6 +19,7 @@
 #include "output/frag_text.h"
 #include "store/store.h"
 #include "util/util.h"
+#include "util/version.h"
 
 struct frag_args {
 	struct frag_opts o;

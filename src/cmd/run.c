@@ -10,11 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "age/ager.h"
 #include "cmd.h"
 #include "runner.h"
 #include "trace/blktrace.h"
 #include "trace/hook.h"
+#include "util/defaults.h"
 #include "util/util.h"
+#include "workloads/registry.h"
 
 /* Short enough to finish in a few minutes on a 2-core VM; grows as
  * workloads land, and must stay under 10 minutes. */
@@ -173,7 +176,7 @@ static const struct cmdopt run_table[] = {
 	CMDOPT_STR(0, "tag", struct run_args, cfg.tag, "LABEL",
 		   "label the run for 'fslab show LABEL'"),
 	CMDOPT_CB(0, "seed", struct run_args, cfg.seed, "N", set_seed,
-		  "run seed (default 555)"),
+		  "run seed (default " FSLAB_STR(FSLAB_DEFAULT_SEED) ")"),
 	CMDOPT_STR(0, "json", struct run_args, cfg.json, "FILE",
 		   "also write the results as JSON ('-' = stdout)"),
 	CMDOPT_CB_OPTARG(0, "trace", struct run_args, cfg, "PHASE,...",
@@ -188,9 +191,7 @@ static const struct cmdopt run_table[] = {
 		    "write verifiable data (every 4 KiB block carries its "
 		    "file, offset and seed) and check it on every read and in "
 		    "a final verify-data phase; a mismatch names file and "
-		    "offset and fails the run: bonnie, compilebench, "
-		    "distribute, ffsb, metadata.  fsck writes no data and "
-		    "ignores it; tree (the archive's own data) refuses it"),
+		    "offset and fails the run (which workloads: see below)"),
 	CMDOPT_CB(0, "pause-before", struct run_args, pause, "PHASE",
 		  set_pause,
 		  "debugging: before every phase named PHASE print a line and "
@@ -213,28 +214,11 @@ const struct cmdopt_cmd cmd_run_opts = {
 		"store every phase.  Repetitions are interleaved across "
 		"targets (A B A B ...), each on a freshly made filesystem.",
 	.opts = run_table,
+	.more_help = wl_print_verify_support,
 	.footer = "Needs root for loop and dev: targets.  Exit codes: 0 "
 		  "success, 1 a run failed, 2 usage error or a refused "
 		  "target.",
 };
-
-/*
- * Workloads that run with --verify: they write the util/verify.h pattern
- * and check it.  fsck writes no file data, so the flag means nothing to
- * it.  tree refuses rather than pretend: it writes the archive's real
- * contents.
- */
-static const char *const verify_ok[] = {
-	"bonnie", "compilebench", "distribute", "ffsb", "fsck", "metadata",
-};
-
-static bool verify_supported(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(verify_ok); i++)
-		if (!strcmp(verify_ok[i], name))
-			return true;
-	return false;
-}
 
 /* --pause-before: a phase hook, so it runs before the phase measures. */
 static int pause_begin(void *data, struct wl_ctx *ctx, const char *phase)
@@ -303,7 +287,7 @@ int cmd_run(int argc, char **argv)
 	};
 	struct run_args a = {
 		.repeat = 1, .max_repeat = 10, .order = "interleaved",
-		.cfg.seed = 555,
+		.cfg.seed = FSLAB_DEFAULT_SEED, .cfg.age = ager_age_default,
 	};
 	struct run_config cfg;
 	const char *aged_profile, *trace;
@@ -363,14 +347,6 @@ int cmd_run(int argc, char **argv)
 				BUG("default suite: %s", err);
 		cfg.nr_wls = ARRAY_SIZE(default_suite);
 	}
-
-	for (size_t i = 0; i < cfg.nr_wls && cfg.verify; i++)
-		if (!verify_supported(cfg.wls[i].wl->name))
-			usage_die("--verify is not supported by workload '%s'%s",
-				  cfg.wls[i].wl->name,
-				  !strcmp(cfg.wls[i].wl->name, "tree") ?
-				  " (it writes the archive's own contents)" :
-				  " yet");
 
 	if (tracing) {
 		const char *const **known = xcalloc(cfg.nr_wls + 1,

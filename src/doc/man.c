@@ -16,6 +16,7 @@
 #include "util/cmdopt.h"
 #include "util/opt.h"
 #include "util/util.h"
+#include "util/version.h"
 #include "workload.h"
 #include "workloads/registry.h"
 

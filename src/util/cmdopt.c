@@ -13,6 +13,7 @@
 
 #include "util/cmdopt.h"
 #include "util/opt.h"
+#include "util/suggest.h"
 
 #define HELP_WIDTH 79
 
@@ -88,37 +89,23 @@ static bool find_short(const struct cmdopt *tab, size_t base, int c,
 	return false;
 }
 
-static void suggest_walk(const struct cmdopt *tab, const char *name,
-			 const char **best, size_t *best_d)
+static void suggest_walk(const struct cmdopt *tab, struct suggest *sg)
 {
 	for (const struct cmdopt *o = tab; o && o->type != CMDOPT_END; o++) {
-		size_t d;
-
-		if (o->type == CMDOPT_INCLUDE) {
-			suggest_walk(o->sub, name, best, best_d);
-			continue;
-		}
-		if (!o->long_name || (o->flags & CMDOPT_HIDDEN))
-			continue;
-		d = str_distance(name, o->long_name);
-		if (d < *best_d) {
-			*best_d = d;
-			*best = o->long_name;
-		}
+		if (o->type == CMDOPT_INCLUDE)
+			suggest_walk(o->sub, sg);
+		else if (o->long_name && !(o->flags & CMDOPT_HIDDEN))
+			suggest_add(sg, o->long_name);
 	}
 }
 
 const char *cmdopt_suggest(const struct cmdopt *tab, const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	struct suggest sg;
 
-	suggest_walk(tab, name, &best, &best_d);
-	/* Beyond a third of the word it is a different word, not a typo
-	 * (the rule of util/opt.c's opt_suggest). */
-	if (best && best_d <= 1 + strlen(name) / 3)
-		return best;
-	return NULL;
+	suggest_init(&sg, name);
+	suggest_walk(tab, &sg);
+	return suggest_result(&sg);
 }
 
 int cmdopt_for_each(const struct cmdopt *tab,
