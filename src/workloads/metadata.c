@@ -36,6 +36,7 @@
 #include "par.h"
 #include "stats/lathist.h"
 #include "util/pyrand.h"
+#include "util/splitmix.h"
 #include "util/util.h"
 #include "util/verify.h"
 #include "workloads/registry.h"
@@ -109,15 +110,6 @@ static const char *const md_key_metrics[] = {
 
 /* ---- pure logic (metadata.h) ---- */
 
-/* splitmix64's finalizer: a good 64-bit mix of a counter. */
-static uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /*
  * The random characters are a counter-based PRNG: splitmix64 of (seed,
  * num).  Any phase can rebuild any name from its number without storing
@@ -129,7 +121,7 @@ void md_name(char buf[MD_NAME_LEN], enum md_names names, uint64_t seed,
 {
 	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				    "abcdefghijklmnopqrstuvwxyz";
-	uint64_t x = mix64(mix64(seed) ^ num);
+	uint64_t x = splitmix64(splitmix64(seed) ^ num);
 	char rnd[11];
 
 	for (int i = 0; i < 10; i++) {
@@ -610,7 +602,7 @@ static void add_latency(struct phase *ph, const struct lathist *h)
 /* The seed of thread i's visiting order in a phase of kind. */
 static uint64_t order_seed(const struct md_run *r, enum md_kind kind, int i)
 {
-	return mix64(r->seed ^ mix64((uint64_t)kind << 32 | (unsigned)i));
+	return splitmix64(r->seed ^ splitmix64((uint64_t)kind << 32 | (unsigned)i));
 }
 
 static int prepare_worker(struct md_run *r, struct md_worker *w, int i,
@@ -1067,7 +1059,7 @@ static int same_options(struct md_run *r)
 
 	/* the seed too: names come from it (--seed may differ per rank) */
 	hi[0] = lo[0] = opts_hash(r->ctx->wlrun ? r->ctx->wlrun->options
-						: NULL) ^ mix64(r->seed);
+						: NULL) ^ splitmix64(r->seed);
 	par_allreduce_u64(hi, 1, PAR_MAX);
 	par_allreduce_u64(lo, 1, PAR_MIN);
 	if (hi[0] != lo[0])
