@@ -6,8 +6,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "util/util.h"
+#include "util/version.h"
 
 void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
 			  const char *unit, enum better better)
@@ -29,6 +31,46 @@ const struct metric *phase_rec_metric(const struct phase_rec *p,
 		if (!strcmp(p->metrics[i].name, name))
 			return &p->metrics[i];
 	return NULL;
+}
+
+double phase_rec_value(const struct phase_rec *p, const char *name,
+		       double def)
+{
+	const struct metric *m = p ? phase_rec_metric(p, name) : NULL;
+
+	return m ? m->value : def;
+}
+
+const struct phase_rec *wlrun_rec_phase(const struct wlrun_rec *w,
+					const char *name, bool ok_only)
+{
+	for (size_t i = 0; i < w->nr_phases; i++)
+		if (!strcmp(w->phases[i].name, name) &&
+		    (!ok_only || w->phases[i].status == PHASE_OK))
+			return &w->phases[i];
+	return NULL;
+}
+
+struct run_rec *run_rec_begin(const char *cmdline, const char *tag,
+			      uint64_t seed)
+{
+	struct run_rec *r = xcalloc(1, sizeof(*r));
+	struct utsname u;
+
+	r->started = (int64_t)(realtime_ns() / 1000000000ULL);
+	if (uname(&u) == 0) {
+		r->host = xstrdup(u.nodename);
+		r->kernel = xasprintf("%s %s", u.release, u.version);
+	} else {
+		r->host = xstrdup("unknown");
+		r->kernel = xstrdup("unknown");
+	}
+	r->version = xstrdup(FSLAB_VERSION);
+	r->cmdline = xstrdup(cmdline ? cmdline : "");
+	r->tag = tag ? xstrdup(tag) : NULL;
+	r->seed = seed;
+	r->status = xstrdup("running");
+	return r;
 }
 
 void phase_rec_release(struct phase_rec *p)

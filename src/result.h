@@ -137,9 +137,23 @@ void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
 /* First metric with that name, or NULL. */
 const struct metric *phase_rec_metric(const struct phase_rec *p,
 				      const char *name);
+/* The value of p's metric name; def when p is NULL or has none. */
+double phase_rec_value(const struct phase_rec *p, const char *name,
+		       double def);
+/* The first phase called name (with ok_only: the first that finished
+ * ok), or NULL.  For reports, which look phases up by name. */
+const struct phase_rec *wlrun_rec_phase(const struct wlrun_rec *w,
+					const char *name, bool ok_only);
 void phase_rec_release(struct phase_rec *p);
 void wlrun_rec_release(struct wlrun_rec *w);
 void target_rec_release(struct target_rec *t);
+/*
+ * A new run as every command starts one: started now, on this host and
+ * kernel, by this fslab version, status "running"; cmdline and tag
+ * (may be NULL) are copied.  Free with run_rec_free().
+ */
+struct run_rec *run_rec_begin(const char *cmdline, const char *tag,
+			      uint64_t seed);
 /* Frees contents and the struct itself. */
 void run_rec_free(struct run_rec *r);
 /* Append zeroed records, returning a pointer to the new element. */
