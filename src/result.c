@@ -4,10 +4,12 @@
  */
 #include "result.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "stats/lathist.h"
 #include "util/util.h"
 #include "util/version.h"
 
@@ -22,6 +24,35 @@ void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
 	m->value = value;
 	m->unit = xstrdup(unit ? unit : "");
 	m->better = better;
+}
+
+const char *latency_metric_name(char *buf, size_t len, const char *prefix,
+				const char *stat)
+{
+	snprintf(buf, len, "%s%slat_%s_ms", prefix ? prefix : "",
+		 prefix ? "." : "", stat);
+	return buf;
+}
+
+void phase_rec_add_latency(struct phase_rec *p, const char *prefix,
+			   const struct lathist *h)
+{
+	static const struct { const char *stat; double q; } qs[] = {
+		{ "p50", 0.50 }, { "p95", 0.95 }, { "p99", 0.99 },
+		{ "max", 1.0 },
+	};
+	char name[128];
+
+	if (!h->count)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(qs); i++)
+		phase_rec_add_metric(p, latency_metric_name(name, sizeof(name),
+							    prefix, qs[i].stat),
+				     (double)lathist_quantile(h, qs[i].q) / 1e6,
+				     "ms", BETTER_LOWER);
+	phase_rec_add_metric(p, latency_metric_name(name, sizeof(name), prefix,
+						    "mean"),
+			     lathist_mean(h) / 1e6, "ms", BETTER_LOWER);
 }
 
 const struct metric *phase_rec_metric(const struct phase_rec *p,

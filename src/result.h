@@ -131,6 +131,20 @@ struct run_rec {
 	size_t nr_wlruns, alloc_wlruns;
 };
 
+struct lathist;
+
+/*
+ * Latency figures follow one rule in every workload: PREFIX.lat_p50_ms,
+ * lat_p95_ms, lat_p99_ms, lat_max_ms and lat_mean_ms (without "PREFIX."
+ * when prefix is NULL), in milliseconds, lower is better.  This adds
+ * them from a histogram of nanoseconds; nothing when it is empty.
+ */
+void phase_rec_add_latency(struct phase_rec *p, const char *prefix,
+			   const struct lathist *h);
+/* The name of one of them, stat "p99" -> "PREFIX.lat_p99_ms", in buf. */
+const char *latency_metric_name(char *buf, size_t len, const char *prefix,
+				const char *stat);
+
 /* Append a metric to a phase (name and unit are copied). */
 void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
 			  const char *unit, enum better better);

@@ -929,10 +929,6 @@ static void record_run(struct ffsb_run *r, struct phase *ph,
 	for (int i = 0; i < FFSB_OP_NR; i++) {
 		enum ffsb_op op = (enum ffsb_op)i;
 		double wp = weight_pct(&r->p, op);
-		static const struct { const char *n; double q; } qs[] = {
-			{ "lat_p50_ms", 0.50 }, { "lat_p95_ms", 0.95 },
-			{ "lat_p99_ms", 0.99 }, { "lat_max_ms", 1.0 },
-		};
 
 		if (!wp && !calls[op])
 			continue;
@@ -950,13 +946,7 @@ static void record_run(struct ffsb_run *r, struct phase *ph,
 		phase_metric(ph, name, (double)bytes[op], "B", BETTER_NONE);
 		if (!calls[op])
 			continue;
-		for (size_t q = 0; q < ARRAY_SIZE(qs); q++) {
-			metric_name(name, sizeof(name), op, qs[q].n);
-			phase_metric(ph, name,
-				     (double)lathist_quantile(&lat[op],
-							      qs[q].q) / 1e6,
-				     "ms", BETTER_LOWER);
-		}
+		phase_latency(ph, ffsb_op_name(op), &lat[op]);
 	}
 	free(lat);
 	phase_metric(ph, "transactions", (double)total, "transactions",

@@ -582,22 +582,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static void add_latency(struct phase *ph, const struct lathist *h)
-{
-	static const struct { const char *name; double q; } qs[] = {
-		{ "lat_p50_us", 0.50 }, { "lat_p95_us", 0.95 },
-		{ "lat_p99_us", 0.99 }, { "lat_max_us", 1.0 },
-	};
-
-	if (!h->count)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(qs); i++)
-		phase_metric(ph, qs[i].name,
-			     (double)lathist_quantile(h, qs[i].q) / 1e3, "us",
-			     BETTER_LOWER);
-	phase_metric(ph, "lat_mean_us", lathist_mean(h) / 1e3, "us",
-		     BETTER_LOWER);
-}
 
 /* The seed of thread i's visiting order in a phase of kind. */
 static uint64_t order_seed(const struct md_run *r, enum md_kind kind, int i)
@@ -832,7 +816,7 @@ static int md_phase(struct md_run *r, enum md_kind kind, bool pre_fail)
 			failed = &w[i];
 	}
 	phase_work(ph, bytes, files, ops);
-	add_latency(ph, lat);
+	phase_latency(ph, NULL, lat);
 	if (kind == MD_CREATE && r->o->sync == MD_SYNC_BATCH)
 		phase_metric(ph, "sync_s", (double)sync_ns / 1e9, "s",
 			     BETTER_LOWER);
@@ -1196,6 +1180,20 @@ static void put_metric(FILE *out, const struct phase_rec *p,
 		fprintf(out, " %*s", width, "-");
 }
 
+/* A latency stored in ms (result.h's rule) in fs_mark's microseconds. */
+static void put_lat_us(FILE *out, const struct phase_rec *p,
+		       const char *stat, int width)
+{
+	char name[64];
+	const struct metric *m = phase_rec_metric(p,
+		latency_metric_name(name, sizeof(name), NULL, stat));
+
+	if (m)
+		fprintf(out, " %*.1f", width, m->value * 1e3);
+	else
+		fprintf(out, " %*s", width, "-");
+}
+
 /* mdtest's two figures: the rate at the stonewall and over the whole
  * phase (wear-out included). */
 static void report_stonewall(FILE *out, const struct phase_rec *p)
@@ -1255,8 +1253,8 @@ static void md_report(FILE *out, const struct run_rec *run,
 		fprintf(out, "%-7s %10" PRIu64 " %8" PRIu64, p->name,
 			p->files, is_dir ? 0 : o.size);
 		put_metric(out, p, "files/s", " %*.0f", 11);
-		put_metric(out, p, "lat_p50_us", " %*.1f", 9);
-		put_metric(out, p, "lat_p99_us", " %*.1f", 9);
+		put_lat_us(out, p, "p50", 9);
+		put_lat_us(out, p, "p99", 9);
 		/* fslab's own system time, in % of one CPU (threads: >100) */
 		if (sys && wall && wall->value > 0)
 			fprintf(out, " %6.1f", 100.0 * sys->value /

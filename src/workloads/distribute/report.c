@@ -112,11 +112,11 @@ void dist_report(FILE *out, const struct run_rec *run,
 			wall, p->status == PHASE_OK ? "" :
 			" (phase did not complete)");
 	report_intervals(out, p);
-	if (!isnan(mval(p, "latency.p50_ms")))
+	if (!isnan(mval(p, "lat_p50_ms")))
 		fprintf(out, "\nlatency publish->delivery: p50 %.2f ms  p95 "
 			"%.2f ms  p99 %.2f ms  max %.2f ms\n",
-			mval(p, "latency.p50_ms"), mval(p, "latency.p95_ms"),
-			mval(p, "latency.p99_ms"), mval(p, "latency.max_ms"));
+			mval(p, "lat_p50_ms"), mval(p, "lat_p95_ms"),
+			mval(p, "lat_p99_ms"), mval(p, "lat_max_ms"));
 	fprintf(out, "backlog at end: source %.0f  pool %.0f  outgoing "
 		"%.0f\n", mval(p, "backlog.source"), mval(p, "backlog.pool"),
 		mval(p, "backlog.outgoing"));
