@@ -109,23 +109,7 @@ void runner_install_signals(void)
 
 static struct run_rec *new_run(const struct run_config *cfg)
 {
-	struct run_rec *r = xcalloc(1, sizeof(*r));
-	struct utsname u;
-
-	r->started = (int64_t)(realtime_ns() / 1000000000ULL);
-	if (uname(&u) == 0) {
-		r->host = xstrdup(u.nodename);
-		r->kernel = xasprintf("%s %s", u.release, u.version);
-	} else {
-		r->host = xstrdup("unknown");
-		r->kernel = xstrdup("unknown");
-	}
-	r->version = xstrdup(FSLAB_VERSION);
-	r->cmdline = xstrdup(cfg->cmdline ? cfg->cmdline : "");
-	r->tag = cfg->tag ? xstrdup(cfg->tag) : NULL;
-	r->seed = cfg->seed;
-	r->status = xstrdup("running");
-	return r;
+	return run_rec_begin(cfg->cmdline, cfg->tag, cfg->seed);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag,

@@ -22,6 +22,7 @@
 
 #include "util/opt.h"
 #include "util/suggest.h"
+#include "util/splitmix.h"
 #include "util/util.h"
 
 static const char *const op_names[FFSB_OP_NR] = {
@@ -165,11 +166,7 @@ uint64_t ffsb_choose_size(const struct ffsb_fs *fs, struct pyrand *r)
 
 uint64_t ffsb_thread_seed(uint64_t seed, unsigned thread)
 {
-	uint64_t z = seed + 0x9e3779b97f4a7c15ULL * ((uint64_t)thread + 1);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64_mix(seed + SPLITMIX64_GAMMA * ((uint64_t)thread + 1));
 }
 
 /* ---- the parser ---- */
