@@ -32,6 +32,7 @@
 #include "measure.h"
 #include "phase_internal.h"
 #include "output/json.h"
+#include "output/runreport.h"
 #include "output/summary.h"
 #include "par.h"
 #include "stats/stats.h"
@@ -662,6 +663,8 @@ out:
 	if (par_rank() == 0 && cfg->json &&
 	    json_write_run(rn.run, cfg->json) < 0)
 		exit_code = EXIT_RUNTIME;
+	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
+		runreport_print(stdout, rn.run);
 	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
 		summary_print(stdout, rn.run, dbpath);
 	run_rec_free(rn.run);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -78,6 +79,20 @@ int tarball_open_memory(struct tarball *t, const void *buf, size_t len,
 	t->a = new_reader();
 	t->name = xstrdup(name);
 	if (archive_read_open_memory(t->a, buf, len) != ARCHIVE_OK) {
+		error("cannot read tarball '%s': %s", name,
+		      archive_error_string(t->a));
+		tarball_close(t);
+		return -1;
+	}
+	return 0;
+}
+
+int tarball_open_fd(struct tarball *t, int fd, const char *name)
+{
+	memset(t, 0, sizeof(*t));
+	t->a = new_reader();
+	t->name = xstrdup(name);
+	if (archive_read_open_fd(t->a, fd, TAR_BLOCK) != ARCHIVE_OK) {
 		error("cannot read tarball '%s': %s", name,
 		      archive_error_string(t->a));
 		tarball_close(t);
@@ -211,6 +226,63 @@ ssize_t tarball_read(struct tarball *t, void *buf, size_t len)
 		return -1;
 	}
 	return (ssize_t)n;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int tarball_decompress_fd(const char *path, int fd, uint64_t *cpu_ns)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *ae;
+	uint64_t cpu0 = thread_cpu_ns();
+	char *b = xmalloc(TAR_BLOCK);
+	int ret = 0;
+
+	if (!a)
+		die("out of memory");
+	archive_read_support_filter_all(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_filename(a, path, TAR_BLOCK) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &ae) != ARCHIVE_OK) {
+		ret = error("cannot open tarball '%s': %s", path,
+			    archive_error_string(a));
+		goto out;
+	}
+	for (;;) {
+		la_ssize_t r = archive_read_data(a, b, TAR_BLOCK);
+
+		if (r < 0) {
+			ret = error("cannot decompress '%s': %s", path,
+				    archive_error_string(a));
+			break;
+		}
+		if (!r)
+			break;
+		/* EPIPE: the reader stopped early and says why itself */
+		if (write_all(fd, b, (size_t)r)) {
+			ret = errno == EPIPE ? 0 : error_errno("cannot pass "
+						"on '%s'", path);
+			break;
+		}
+	}
+out:
+	archive_read_free(a);
+	free(b);
+	*cpu_ns = thread_cpu_ns() - cpu0;
+	return ret;
 }
 
 int tarball_decompress(const char *path, char **buf, size_t *len)

@@ -257,6 +257,11 @@ static int summary(struct cb_run *r)
 		}
 		snprintf(name, sizeof(name), "%s.sync_s", kn);
 		phase_metric(ph, name, s->sync_s, "s", BETTER_LOWER);
+		/* compilebench's (user Us sys Ss): CPU per op */
+		snprintf(name, sizeof(name), "%s.user_s", kn);
+		phase_metric(ph, name, s->user / s->runs, "s", BETTER_NONE);
+		snprintf(name, sizeof(name), "%s.sys_s", kn);
+		phase_metric(ph, name, s->sys / s->runs, "s", BETTER_NONE);
 	}
 	return phase_end(r->ctx, ph, NULL);
 }
@@ -390,6 +395,7 @@ const struct workload wl_compilebench = {
 	.check = cb_check,
 	.run = cb_run_fn,
 	.report = cb_report,
+	.report_run = cb_report_run,
 	.report_compare = cb_report_compare,
 	.key_metrics = cb_key_metrics,
 };
