@@ -13,6 +13,16 @@
 int mount_fs(const char *source, const char *target, const char *fstype,
 	     const char *options);
 /*
+ * Mount source on the directory open as dirfd (target is its name, for
+ * messages), with nosuid,nodev always: through fsopen/fsmount/move_mount,
+ * so no name is resolved, or on an old kernel by name right after an
+ * lstat+fstat check that target still is dirfd.  0 or -1 (printed).
+ */
+int mount_fs_at(const char *source, int dirfd, const char *target,
+		const char *fstype, const char *options);
+/* The device number of the filesystem mounted on target.  0 or -1. */
+int mount_source_devno(const char *target, dev_t *devno);
+/*
  * Unmount target; lazy detaches it (MNT_DETACH).  0, or -1 with errno
  * set and nothing printed, so callers can retry on EBUSY.
  */

@@ -82,6 +82,8 @@ int trace_teardown(void);
  */
 void trace_hook_register(const char *phases);
 
+/* Register the undo handlers of the two journal entries below (state.h). */
+void trace_register_undo(void);
 /*
  * The "tracefs-instance" journal entry's replay (state.c): remove it if
  * it exists.  1 when it acted (or would), 0 when nothing was left, -1.
