@@ -18,11 +18,10 @@
 #include "fs/wldir.h"
 #include "util/util.h"
 
-#define WLDIR_TRIES 16
 /* Deeper than any tree a workload builds; a bound on fds held. */
 #define WLDIR_MAX_DEPTH 256
 
-static unsigned long long nonce(void)
+unsigned long long wldir_nonce(void)
 {
 	unsigned long long n = 0;
 	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
@@ -34,38 +33,37 @@ static unsigned long long nonce(void)
 	return n;
 }
 
-char *wldir_create(const char *parent, const char *stem, bool journal,
-		   int *fdp)
+int wldir_open(const char *path)
 {
-	int pfd, fd, i;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		error_errno("cannot open '%s'", path);
+	return fd;
+}
+
+char *wldir_create(const char *parent, const char *stem, const char *tag,
+		   bool journal, int *fdp)
+{
+	char *name, *path;
 	struct stat st;
-	char *name = NULL, *path = NULL;
+	int pfd, fd;
 
 	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0) {
 		error_errno("cannot open '%s'", parent);
 		return NULL;
 	}
-	for (i = 0; i < WLDIR_TRIES; i++) {
-		free(name);
-		free(path);
-		name = xasprintf("%s%s%08llx", stem, WLDIR_MARK,
-				 nonce() & 0xffffffffULL);
-		path = path_join(parent, name);
-		if (journal && state_record("wldir", path) < 0)
-			goto fail;
-		if (!mkdirat(pfd, name, 0755))
-			break;
+	name = xasprintf("%s%s%s", stem, WLDIR_MARK, tag);
+	path = path_join(parent, name);
+	if (journal && state_record("wldir", path) < 0)
+		goto fail;
+	if (mkdirat(pfd, name, 0755) < 0) {
+		error_errno("cannot create '%s'%s", path, errno == EEXIST ?
+			    " (fslab never works in a directory it did not "
+			    "create)" : "");
 		if (journal)
 			state_done("wldir", path);
-		if (errno != EEXIST) {
-			error_errno("cannot create '%s'", path);
-			goto fail;
-		}
-	}
-	if (i == WLDIR_TRIES) {
-		error("cannot create a directory '%s%s*' in '%s': every name "
-		      "taken", stem, WLDIR_MARK, parent);
 		goto fail;
 	}
 	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |

@@ -13,13 +13,18 @@
 #define WLDIR_MARK ".fslab-"
 
 /*
- * Create <parent>/<stem>.fslab-<nonce> with mkdirat (never an existing
- * one), journal it when journal is set (a dir: target, which fslab does
- * not destroy wholesale), and return its path; *fd is the open directory
- * (O_DIRECTORY).  NULL (message printed) on failure.
+ * Create <parent>/<stem>.fslab-<tag> with mkdirat (never an existing
+ * one: EEXIST is an error), journal it when journal is set (a dir:
+ * target, which fslab does not destroy wholesale), and return its path;
+ * *fd is the open directory (O_DIRECTORY).  NULL (message printed) on
+ * failure.  tag should be unique (wldir_tag()).
  */
-char *wldir_create(const char *parent, const char *stem, bool journal,
-		   int *fd);
+char *wldir_create(const char *parent, const char *stem, const char *tag,
+		   bool journal, int *fd);
+/* Open the directory another rank created (no symlink followed). */
+int wldir_open(const char *path);
+/* A fresh 64-bit random number for names. */
+unsigned long long wldir_nonce(void);
 
 /*
  * Remove the tree open as fd, named path, through fds only: openat with
