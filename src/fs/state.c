@@ -654,8 +654,26 @@ static bool plausible(const struct undo_handler *h, const struct undo_entry *e,
 		}
 	}
 	if (h->flags & UNDO_IDENT) {
+		struct stat pst;
+		char *parent;
+
 		if (lstat(e->arg, &st) < 0)
 			return true; /* gone: the handler says so */
+		/*
+		 * Something mounted on it shows the mount's root: the
+		 * handler refuses to remove a mount point in use anyway.
+		 */
+		parent = xstrndup(e->arg, (size_t)(base - e->arg));
+		if (!*parent) {
+			free(parent);
+			parent = xstrdup("/");
+		}
+		if (lstat(parent, &pst) == 0 && pst.st_dev != st.st_dev &&
+		    S_ISDIR(st.st_mode)) {
+			free(parent);
+			return true;
+		}
+		free(parent);
 		if (e->have_ident) {
 			if ((unsigned long long)st.st_dev != e->dev ||
 			    (unsigned long long)st.st_ino != e->ino) {

@@ -61,9 +61,16 @@ static bool source_is_ours(const struct undo_journal *j, dev_t devno)
 		return true; /* not a loop: a dev: target, checked by devno */
 	}
 	free(sys);
-	dev = xasprintf("/dev/block/%u:%u", major(devno), minor(devno));
-	if (!loop_backing_ident(dev, &bd, &ino))
+	/* /sys/dev/block/7:0 -> ../../devices/virtual/block/loop0 */
+	sys = xasprintf("/sys/dev/block/%u:%u", major(devno), minor(devno));
+	dev = realpath(sys, NULL);
+	free(sys);
+	if (!dev)
+		return false;
+	sys = xasprintf("/dev/%s", strrchr(dev, '/') + 1);
+	if (!loop_backing_ident(sys, &bd, &ino))
 		ours = state_journal_has_ident(j, "image", bd, ino);
+	free(sys);
 	free(dev);
 	return ours;
 }
