@@ -256,7 +256,8 @@ static int open_tree(struct cb_run *r, struct op_work *w, const char *tree,
 
 	if (create && mkdirat(r->bench_fd, tree, 0755) && errno != EEXIST)
 		return op_error(r, w, "create directory", tree, "");
-	fd = openat(r->bench_fd, tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(r->bench_fd, tree, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
 	if (fd < 0)
 		return op_error(r, w, "open directory", tree, "");
 	return fd;
@@ -274,7 +275,7 @@ static int write_set(struct cb_run *r, struct op_work *w, const char *tree,
 	struct treemodel seen;
 	int tfd = open_tree(r, w, tree, true), ret = 0;
 	int flags = (readfirst ? O_RDWR : O_WRONLY) | O_APPEND | O_CREAT |
-		    O_CLOEXEC;
+		    O_NOFOLLOW | O_CLOEXEC;
 	char dir[PATH_MAX];
 
 	if (tfd < 0)
@@ -600,7 +601,8 @@ static int native_pass(struct cb_run *r, enum cb_data d)
 
 	for (int i = 0;; i++) {
 		snprintf(name, sizeof(name), "native-%d", i);
-		if (fstatat(r->bench_fd, name, &sb, 0) && errno == ENOENT)
+		if (fstatat(r->bench_fd, name, &sb, AT_SYMLINK_NOFOLLOW) &&
+		    errno == ENOENT)
 			break;
 	}
 	treemodel_init(&sorted);
@@ -648,6 +650,14 @@ static int do_op(struct cb_run *r, const struct cb_action *a)
 	w.ph = phase_begin(r->ctx, cb_phase_name(a), a->tree);
 	switch (a->op) {
 	case CB_OP_CREATE:
+		/* A new tree, never an existing one (a user's, a run's):
+		 * the original fails on it too. */
+		if (!mkdirat(r->bench_fd, a->tree, 0755) || errno != EEXIST) {
+			ret = write_set(r, &w, a->tree, m, false, false);
+			break;
+		}
+		ret = op_error(r, &w, "create", a->tree, "");
+		break;
 	case CB_OP_COMPILE:
 		ret = write_set(r, &w, a->tree, m, false, false);
 		break;
