@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -56,8 +57,27 @@ static void on_signal(int sig)
 		stop_requested = 1;
 }
 
+/*
+ * The reader of our output went away (`fslab run ... 2>&1 | head`).  With
+ * SIGPIPE ignored, a write to stdout or stderr fails instead of killing
+ * the run; once one has failed and the pipe shows POLLERR (no reader),
+ * that is a stop request like Ctrl-C, so the target is torn down.
+ */
+static bool output_gone(void)
+{
+	static volatile sig_atomic_t checked;
+	struct pollfd p[2] = { { 1, 0, 0 }, { 2, 0, 0 } };
+
+	if (checked || (!ferror_unlocked(stdout) && !ferror_unlocked(stderr)))
+		return false;
+	checked = 1;
+	return poll(p, 2, 0) > 0 && ((p[0].revents | p[1].revents) & POLLERR);
+}
+
 bool phase_stop_requested(void)
 {
+	if (!stop_requested && output_gone())
+		stop_requested = 1;
 	return stop_requested != 0;
 }
 
@@ -129,6 +149,9 @@ void runner_install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* A closed output pipe is a stop request (output_gone), not death. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static struct run_rec *new_run(const struct run_config *cfg)
@@ -447,7 +470,7 @@ static int run_rep(struct runner *rn, struct live_target *lt, size_t i,
 	if (rc < 0)
 		return rc;
 	rn->target = &lt->t;
-	for (size_t k = 0; k < cfg->nr_wls && !stop_requested; k++)
+	for (size_t k = 0; k < cfg->nr_wls && !phase_stop_requested(); k++)
 		if (run_one_workload(rn, &lt->t, lt->rec_idx, rep, k) < 0)
 			rc = -1;
 	rn->target = NULL;
@@ -650,9 +673,9 @@ int runner_execute(const struct run_config *cfg)
 	env.tag = tag;
 
 	if (cfg->blocked) {
-		for (size_t i = 0; i < cfg->nr_targets && !stop_requested;
+		for (size_t i = 0; i < cfg->nr_targets && !phase_stop_requested();
 		     i++) {
-			for (int rep = 0; !stop_requested; rep++) {
+			for (int rep = 0; !phase_stop_requested(); rep++) {
 				rc = run_rep(&rn, &live[i], i, rep, &env);
 				if (rc == -1)
 					exit_code = EXIT_RUNTIME;
@@ -665,9 +688,9 @@ int runner_execute(const struct run_config *cfg)
 				exit_code = EXIT_RUNTIME;
 		}
 	} else {
-		for (int rep = 0; !stop_requested; rep++) {
+		for (int rep = 0; !phase_stop_requested(); rep++) {
 			for (size_t i = 0;
-			     i < cfg->nr_targets && !stop_requested; i++) {
+			     i < cfg->nr_targets && !phase_stop_requested(); i++) {
 				rc = run_rep(&rn, &live[i], i, rep, &env);
 				if (rc == -1)
 					exit_code = EXIT_RUNTIME;
