@@ -55,39 +55,6 @@ const char *state_dir(void)
 	return d && *d ? d : STATE_DEFAULT_DIR;
 }
 
-int state_proc_starttime(long pid, unsigned long long *start, bool *zombie)
-{
-	char path[64], *s, *p;
-	int field;
-
-	if (pid <= 0)
-		return -1;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	s = read_file(path, NULL);
-	if (!s)
-		return -1;
-	/* comm may contain spaces and parens: fields restart after the last ')'. */
-	p = strrchr(s, ')');
-	if (!p || p[1] != ' ') {
-		free(s);
-		return -1;
-	}
-	p += 2;
-	if (zombie)
-		*zombie = *p == 'Z' || *p == 'X';
-	for (field = 3; field < 22 && p; field++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (!p || sscanf(p, "%llu", start) != 1) {
-		free(s);
-		return -1;
-	}
-	free(s);
-	return 0;
-}
-
 void state_register_undo(const struct undo_handler *h)
 {
 	size_t i;
@@ -349,7 +316,7 @@ static int journal_open(void)
 		return error_errno("cannot create state directory '%s'", dir);
 	if (state_dir_check(dir) < 0)
 		return -1;
-	if (state_proc_starttime(jpid, &start, NULL) < 0)
+	if (proc_starttime(jpid, &start, NULL) < 0)
 		return error("cannot read the start time of pid %ld",
 			     (long)jpid);
 	fd = open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW |
@@ -759,7 +726,7 @@ static bool owner_alive(const struct journal *j)
 	unsigned long long start;
 	bool zombie = false;
 
-	if (state_proc_starttime(j->pid, &start, &zombie) < 0)
+	if (proc_starttime(j->pid, &start, &zombie) < 0)
 		return false;
 	return start == j->start && !zombie;
 }

@@ -112,7 +112,4 @@ bool state_journal_has_ident(const struct undo_journal *j, const char *kind,
  */
 int state_cleanup(bool dry_run, bool verbose);
 
-/* Field 22 of /proc/<pid>/stat; 0, or -1 when there is no such process. */
-int state_proc_starttime(long pid, unsigned long long *start, bool *zombie);
-
 #endif
