@@ -195,7 +195,8 @@ static int apply_options(int fsfd, const char *opts, unsigned *attr,
  * mount time.  Returns 1 when the kernel lacks the API.
  */
 static int mount_new_api(const char *source, int dirfd, const char *fstype,
-			 const char *options, char *msg, size_t len)
+			 const char *options, char *msg, size_t len,
+			 int *rootfd)
 {
 	unsigned attr = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
 	int fsfd, mfd, ret = -1;
@@ -229,23 +230,28 @@ static int mount_new_api(const char *source, int dirfd, const char *fstype,
 		goto out;
 	}
 	if (move_mount(mfd, "", dirfd, "", MOVE_MOUNT_F_EMPTY_PATH |
-		       MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		       MOVE_MOUNT_T_EMPTY_PATH) < 0) {
 		snprintf(msg, len, "move_mount: %s", strerror(errno));
-	else
+		close(mfd);
+	} else {
 		ret = 0;
-	close(mfd);
+		*rootfd = mfd;
+	}
 out:
 	close(fsfd);
 	return ret;
 }
 
 int mount_fs_at(const char *source, int dirfd, const char *target,
-		const char *fstype, const char *options)
+		const char *fstype, const char *options, int *rootfd)
 {
 	struct stat fst, lst;
 	char msg[512];
-	int rc = mount_new_api(source, dirfd, fstype, options, msg,
-			       sizeof(msg));
+	int rc;
+
+	*rootfd = -1;
+	rc = mount_new_api(source, dirfd, fstype, options, msg, sizeof(msg),
+			   rootfd);
 
 	if (rc <= 0) {
 		if (rc < 0)
@@ -263,6 +269,46 @@ int mount_fs_at(const char *source, int dirfd, const char *target,
 		return error("cannot mount on '%s': it is not the directory "
 			     "fslab created any more", target);
 	return mount_fs(source, target, fstype, options);
+}
+
+int mount_umount_at(const char *target, int *rootfd, bool lazy)
+{
+	struct stat want, got;
+	char *self;
+	int fd, rc;
+
+	if (*rootfd < 0)
+		return mount_umount(target, lazy);
+	/* Is the name still our mount's root?  Then unmount by name. */
+	fd = open(target, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	rc = fd >= 0 && !fstat(fd, &got) && !fstat(*rootfd, &want) &&
+	     got.st_dev == want.st_dev && got.st_ino == want.st_ino;
+	if (fd >= 0)
+		close(fd);
+	if (rc) {
+		/* Our own reference would keep it busy. */
+		close(*rootfd);
+		*rootfd = -1;
+		rc = mount_umount(target, lazy);
+		if (rc < 0) {
+			int e = errno;
+
+			/* Retry later through the name, checked again. */
+			*rootfd = open(target, O_PATH | O_DIRECTORY |
+				       O_NOFOLLOW | O_CLOEXEC);
+			errno = e;
+		}
+		return rc;
+	}
+	/* The name leads elsewhere now: detach the mount we hold. */
+	self = xasprintf("/proc/self/fd/%d", *rootfd);
+	rc = umount2(self, MNT_DETACH);
+	free(self);
+	if (rc == 0) {
+		close(*rootfd);
+		*rootfd = -1;
+	}
+	return rc;
 }
 
 int mount_source_devno(const char *target, dev_t *devno)

@@ -586,8 +586,8 @@ static bool plausible(const struct undo_handler *h, const struct undo_entry *e,
 		return false;
 	}
 	if (!affix_ok(h, base + 1)) {
-		snprintf(why, len, "'%s' is not named the way fslab names a %s",
-			 e->arg, h->kind);
+		snprintf(why, len, "'%s' is not named the way fslab names "
+			 "its %s entries", e->arg, h->kind);
 		return false;
 	}
 	if (h->flags & UNDO_IN_SCRATCH) {

@@ -247,7 +247,7 @@ static int do_mount(struct target *t)
 		return -1;
 	test_hook("MOUNT", t->mnt);
 	if (mount_fs_at(t->device, t->mnt_fd, t->mnt, t->fstype,
-			t->spec.mount_opts) < 0) {
+			t->spec.mount_opts, &t->root_fd) < 0) {
 		state_done("mount", t->mnt);
 		return -1;
 	}
@@ -267,7 +267,7 @@ static int umount_target(struct target *t)
 	if (!t->mounted)
 		return 0;
 	for (i = 0; i < UMOUNT_TRIES; i++) {
-		if (!mount_umount(t->mnt, false))
+		if (!mount_umount_at(t->mnt, &t->root_fd, false))
 			break;
 		if (errno != EBUSY)
 			return error_errno("cannot unmount '%s'", t->mnt);
@@ -573,7 +573,7 @@ int target_setup(struct target *t, const struct target_spec *spec,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	t->loop_fd = t->scratch_fd = t->mnt_fd = -1;
+	t->loop_fd = t->scratch_fd = t->mnt_fd = t->root_fd = -1;
 	spec_copy(&t->spec, spec);
 	t->fstype = xstrdup_or_null(spec->fstype);
 	switch (spec->kind) {
@@ -621,6 +621,8 @@ int target_teardown(struct target *t)
 	}
 	if (t->mnt_fd >= 0)
 		close(t->mnt_fd);
+	if (t->root_fd >= 0)
+		close(t->root_fd);
 	if (t->mnt) {
 		if (unlinkat(t->scratch_fd, base_name(t->mnt), AT_REMOVEDIR) < 0 &&
 		    errno != ENOENT)
@@ -641,7 +643,7 @@ int target_teardown(struct target *t)
 	free(t->mkfs_version);
 	free(t->eff_mount_opts);
 	memset(t, 0, sizeof(*t));
-	t->loop_fd = t->scratch_fd = t->mnt_fd = -1;
+	t->loop_fd = t->scratch_fd = t->mnt_fd = t->root_fd = -1;
 	return ret;
 }
 
