@@ -193,10 +193,8 @@ static char *workload_dir(const struct runner *rn, struct target *t,
 	char *stem, *tag, *dir = NULL;
 
 	*fd = -1;
-	if (cfg->plain) {
-		*fd = wldir_open(t->workdir);
-		return *fd < 0 ? NULL : xstrdup(t->workdir);
-	}
+	if (cfg->plain)
+		return xstrdup(t->workdir);
 	par_allreduce_u64(v, 2, PAR_MAX);
 	stem = xasprintf("%s-%zu-r%d", wl->name, k, rep);
 	tag = xasprintf("%" PRIu64 "-%08" PRIx64, v[0], v[1] & 0xffffffffu);
@@ -215,6 +213,12 @@ static char *workload_dir(const struct runner *rn, struct target *t,
 	}
 	free(stem);
 	free(tag);
+	/* Held open only where it serves the removal: an open directory
+	 * would keep an owned target busy when the cold cache unmounts. */
+	if (*fd >= 0 && (cfg->plain || t->spec.kind != TARGET_DIR)) {
+		close(*fd);
+		*fd = -1;
+	}
 	return dir;
 }
 

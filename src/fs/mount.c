@@ -271,21 +271,31 @@ int mount_fs_at(const char *source, int dirfd, const char *target,
 	return mount_fs(source, target, fstype, options);
 }
 
-int mount_umount_at(const char *target, int *rootfd, bool lazy)
+bool mount_name_is_root(const char *target, int rootfd)
 {
 	struct stat want, got;
+	int fd;
+	bool same;
+
+	if (rootfd < 0)
+		return true; /* an old kernel: mounted by name, checked then */
+	fd = open(target, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	same = fd >= 0 && !fstat(fd, &got) && !fstat(rootfd, &want) &&
+	       got.st_dev == want.st_dev && got.st_ino == want.st_ino;
+	if (fd >= 0)
+		close(fd);
+	return same;
+}
+
+int mount_umount_at(const char *target, int *rootfd, bool lazy)
+{
 	char *self;
-	int fd, rc;
+	int rc;
 
 	if (*rootfd < 0)
 		return mount_umount(target, lazy);
 	/* Is the name still our mount's root?  Then unmount by name. */
-	fd = open(target, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	rc = fd >= 0 && !fstat(fd, &got) && !fstat(*rootfd, &want) &&
-	     got.st_dev == want.st_dev && got.st_ino == want.st_ino;
-	if (fd >= 0)
-		close(fd);
-	if (rc) {
+	if (mount_name_is_root(target, *rootfd)) {
 		/* Our own reference would keep it busy. */
 		close(*rootfd);
 		*rootfd = -1;

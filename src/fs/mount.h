@@ -21,6 +21,8 @@ int mount_fs(const char *source, const char *target, const char *fstype,
  */
 int mount_fs_at(const char *source, int dirfd, const char *target,
 		const char *fstype, const char *options, int *rootfd);
+/* Does the name target lead to the mount root rootfd (-1: true)? */
+bool mount_name_is_root(const char *target, int rootfd);
 /*
  * Unmount what mount_fs_at mounted: by name when target still is the root
  * the kernel gave us (*rootfd, closed first since it would keep the mount

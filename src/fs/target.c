@@ -252,6 +252,10 @@ static int do_mount(struct target *t)
 		return -1;
 	}
 	t->mounted = true;
+	/* Workloads use the name: it must lead to what we mounted. */
+	if (!mount_name_is_root(t->mnt, t->root_fd))
+		return error("mount point '%s' was replaced while fslab "
+			     "mounted on it; refusing to use it", t->mnt);
 	return 0;
 }
 
