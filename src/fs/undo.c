@@ -54,6 +54,13 @@ static bool source_is_ours(const struct undo_journal *j, dev_t devno)
 	bool ours = false;
 	struct stat st;
 
+	/* fslab mounts block devices only: a tmpfs or the like is not ours. */
+	sys = xasprintf("/sys/dev/block/%u:%u", major(devno), minor(devno));
+	if (stat(sys, &st) < 0) {
+		free(sys);
+		return false;
+	}
+	free(sys);
 	sys = xasprintf("/sys/dev/block/%u:%u/loop", major(devno),
 			minor(devno));
 	if (stat(sys, &st) < 0) {
