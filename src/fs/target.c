@@ -79,7 +79,8 @@ static int need_root(const struct target_spec *spec)
  */
 static char *scratch_prepare(const char *scratch, int *fd, int *rc)
 {
-	char why[768], *real = NULL;
+	char why[768], *real = NULL, *priv = NULL;
+	struct stat st;
 
 	*rc = -2;
 	if (strchr(scratch, '\n') || strchr(scratch, '\r')) {
@@ -87,19 +88,34 @@ static char *scratch_prepare(const char *scratch, int *fd, int *rc)
 		      "name; use another --scratch", scratch);
 		return NULL;
 	}
+	/* A sticky shared directory (/tmp, a tmpfs root): a private
+	 * directory of ours beneath it, checked like any scratch. */
+	if (!stat(scratch, &st) && S_ISDIR(st.st_mode) &&
+	    (st.st_mode & S_ISVTX) && (st.st_mode & (S_IWGRP | S_IWOTH)))
+		scratch = priv = xasprintf("%s/fslab.%u", scratch,
+					   (unsigned)geteuid());
 	*fd = safedir_open(scratch, &real, why, sizeof(why));
 	if (*fd < 0) {
 		error("cannot use scratch directory '%s': %s", scratch, why);
+		free(priv);
 		return NULL;
 	}
+	free(priv);
 	*rc = -1;
-	if (state_scratch(real) < 0) {
-		close(*fd);
-		*fd = -1;
-		free(real);
-		return NULL;
-	}
 	return real;
+}
+
+/*
+ * Mark the scratch directory of path and journal it, right before the
+ * first thing fslab creates there (so a refused run creates nothing).
+ */
+static int journal_scratch(const char *path)
+{
+	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	int ret = state_scratch(dir);
+
+	free(dir);
+	return ret;
 }
 
 static int check_space(const char *dir, uint64_t size)
@@ -162,7 +178,7 @@ static int make_image(struct target *t, char *img, int *ifd)
 	struct stat st;
 	int fd;
 
-	if (state_record("image", img) < 0)
+	if (journal_scratch(img) < 0 || state_record("image", img) < 0)
 		return -1;
 	fd = openat(t->scratch_fd, base_name(img), O_RDWR | O_CREAT | O_EXCL |
 		    O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -219,7 +235,7 @@ static int make_mountpoint(struct target *t, char *mnt)
 {
 	struct stat st;
 
-	if (state_record("mountpoint", mnt) < 0)
+	if (journal_scratch(mnt) < 0 || state_record("mountpoint", mnt) < 0)
 		return -1;
 	if (mkdirat(t->scratch_fd, base_name(mnt), 0700) < 0) {
 		error_errno("cannot create mount point '%s'", mnt);
@@ -429,7 +445,8 @@ static int setup_aged(struct target *t, const struct target_env *env)
 	if ((ret = golden_verify(scratch, golden, &m)) < 0)
 		goto out;
 	pick_names(scratch, env->tag, &img, &mnt);
-	if ((ret = state_record("image", img)) < 0) {
+	if ((ret = journal_scratch(img)) < 0 ||
+	    (ret = state_record("image", img)) < 0) {
 		free(img);
 		free(mnt);
 		goto out;

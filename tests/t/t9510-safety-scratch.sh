@@ -41,6 +41,17 @@ install -d -m 1777 "$SCRATCH/tmp"
 install -d -m 0700 "$SCRATCH/real"
 setpriv --reuid nobody --regid nogroup --clear-groups ln -s "$SCRATCH/real" "$SCRATCH/tmp/s"
 refused "scratch through nobody's symlink is refused" "$SCRATCH/tmp/s" "symlink owned by uid 65534"
+# A sticky shared directory as scratch: fslab works in a private fslab.0
+# beneath it, and refuses one nobody made for it.
+setpriv --reuid nobody --regid nogroup --clear-groups mkdir -m 0755 "$SCRATCH/tmp/fslab.0"
+refused "a sticky scratch: nobody's fslab.0 beneath it is refused" "$SCRATCH/tmp" "owned by uid 65534"
+rmdir "$SCRATCH/tmp/fslab.0"
+out=$(run --scratch "$SCRATCH/tmp" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && [ -f "$SCRATCH/tmp/fslab.0/.fslab-scratch" ] &&
+	[ "$(stat -c %U:%a "$SCRATCH/tmp/fslab.0")" = root:700 ] &&
+	ok "a sticky scratch: fslab works in a private fslab.0" ||
+	not_ok "a sticky scratch: fslab works in a private fslab.0" "exit $rc" "$out"
 out=$(run --scratch "$SCRATCH/bad
 line" 2>&1)
 rc=$?
