@@ -447,7 +447,7 @@ static int run_rep(struct runner *rn, struct live_target *lt, size_t i,
 	if (rc < 0)
 		return rc;
 	rn->target = &lt->t;
-	for (size_t k = 0; k < cfg->nr_wls && !phase_stop_requested(); k++)
+	for (size_t k = 0; k < cfg->nr_wls && !stop_requested; k++)
 		if (run_one_workload(rn, &lt->t, lt->rec_idx, rep, k) < 0)
 			rc = -1;
 	rn->target = NULL;
@@ -652,9 +652,9 @@ int runner_execute(const struct run_config *cfg)
 	env.age = cfg->age;
 
 	if (cfg->blocked) {
-		for (size_t i = 0; i < cfg->nr_targets && !phase_stop_requested();
+		for (size_t i = 0; i < cfg->nr_targets && !stop_requested;
 		     i++) {
-			for (int rep = 0; !phase_stop_requested(); rep++) {
+			for (int rep = 0; !stop_requested; rep++) {
 				rc = run_rep(&rn, &live[i], i, rep, &env);
 				if (rc == -1)
 					exit_code = EXIT_RUNTIME;
@@ -667,9 +667,9 @@ int runner_execute(const struct run_config *cfg)
 				exit_code = EXIT_RUNTIME;
 		}
 	} else {
-		for (int rep = 0; !phase_stop_requested(); rep++) {
+		for (int rep = 0; !stop_requested; rep++) {
 			for (size_t i = 0;
-			     i < cfg->nr_targets && !phase_stop_requested(); i++) {
+			     i < cfg->nr_targets && !stop_requested; i++) {
 				rc = run_rep(&rn, &live[i], i, rep, &env);
 				if (rc == -1)
 					exit_code = EXIT_RUNTIME;

@@ -119,9 +119,10 @@ static int walk(const char *canon, char *why, size_t len)
 			fd = -1;
 		} else if (st.st_uid != geteuid()) {
 			snprintf(why, len, "'%s' is owned by uid %u, not by "
-				 "uid %u running fslab, so its owner could swap "
-				 "its files for symlinks; remove it (fslab "
-				 "creates it) or use a directory of your own",
+				 "uid %u running fslab, so its owner could "
+				 "swap its files for symlinks; remove it "
+				 "(fslab creates it) or use a directory of "
+				 "your own",
 				 canon, (unsigned)st.st_uid,
 				 (unsigned)geteuid());
 			errno = EPERM;

@@ -703,8 +703,8 @@ static int replay_entry(struct replay *r, const struct undo_journal *uj,
 	int rc;
 
 	if (!h)
-		return error("unknown entry '%s %s' in journal '%s'; leaving it",
-			     e->kind, e->arg, r->path);
+		return error("unknown entry '%s %s' in journal '%s'; leaving "
+			     "it", e->kind, e->arg, r->path);
 	if (!plausible(h, e, why, sizeof(why)))
 		return error("journal '%s': not acting on '%s %s': %s",
 			     r->path, e->kind, e->arg, why);

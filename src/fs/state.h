@@ -83,7 +83,7 @@ struct undo_handler {
 	const char *kind;
 	const char *what;        /* "mount on": "kept mount on <arg>" */
 	unsigned flags;          /* enum undo_flags */
-	const char *prefix;      /* the arg's base name starts with it, or NULL */
+	const char *prefix;      /* the base name starts with it, or NULL */
 	const char *suffix;      /* ... and ends with it, or NULL */
 	/*
 	 * Undo e (checked as above).  Prints what it did ("removed X").

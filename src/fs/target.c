@@ -646,8 +646,8 @@ int target_teardown(struct target *t)
 	if (t->root_fd >= 0)
 		close(t->root_fd);
 	if (t->mnt) {
-		if (unlinkat(t->scratch_fd, base_name(t->mnt), AT_REMOVEDIR) < 0 &&
-		    errno != ENOENT)
+		if (unlinkat(t->scratch_fd, base_name(t->mnt),
+			     AT_REMOVEDIR) < 0 && errno != ENOENT)
 			ret = error_errno("cannot remove '%s'", t->mnt);
 		else
 			state_done("mountpoint", t->mnt);

@@ -253,7 +253,8 @@ int treemodel_parse(struct treemodel *m, const char *text, size_t len,
 			if (below)
 				return error("%s:%lu: link '%s' would stand "
 					     "above '%s' (want no entry under "
-					     "a link)", name, line, path, below);
+					     "a link)", name, line, path,
+					     below);
 			treemodel_set_link(m, path, target);
 			continue;
 		}

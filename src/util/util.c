@@ -537,7 +537,7 @@ int proc_starttime(long pid, unsigned long long *start, bool *zombie)
 	s = read_file(path, NULL);
 	if (!s)
 		return -1;
-	/* comm may contain spaces and parens: fields restart after the last ')'. */
+	/* comm may hold spaces and parens: fields restart after the last ')' */
 	p = strrchr(s, ')');
 	if (!p || p[1] != ' ') {
 		free(s);
