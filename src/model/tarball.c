@@ -108,6 +108,7 @@ void tarball_close(struct tarball *t)
 	free(t->name);
 	t->a = NULL;
 	t->name = NULL;
+	treemodel_release(&t->links);
 }
 
 int tarball_norm_path(const char *in, char *out, size_t outlen)
@@ -148,6 +149,31 @@ int tarball_norm_path(const char *in, char *out, size_t outlen)
 	return 0;
 }
 
+/*
+ * Tar-slip: "esc -> /outside" then "esc/pwned" would write outside the
+ * tree, and so would a file entry that reuses a symlink's name.  Any
+ * entry at or beneath an earlier symlink is refused (a symlink may
+ * replace a symlink), naming the entry's number in the archive.
+ */
+static int refuse_under_link(struct tarball *t, const char *path,
+			     mode_t type)
+{
+	const struct tm_entry *self = treemodel_get(&t->links, path);
+	char buf[PATH_MAX];
+	const char *link = treemodel_link_parent(&t->links, path, buf,
+						 sizeof(buf));
+
+	if (link)
+		return error("%s: entry %zu: '%s' lies beneath the symlink "
+			     "'%s'; refusing the tarball", t->name, t->nr,
+			     path, link);
+	if (self && type != AE_IFLNK)
+		return error("%s: entry %zu: '%s' would be written through "
+			     "the symlink of the same name; refusing the "
+			     "tarball", t->name, t->nr, path);
+	return 0;
+}
+
 int tarball_next(struct tarball *t, struct tar_entry *e)
 {
 	for (;;) {
@@ -165,11 +191,14 @@ int tarball_next(struct tarball *t, struct tar_entry *e)
 		if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
 			return error("bad tarball '%s': %s", t->name,
 				     archive_error_string(t->a));
+		t->nr++;
 		p = archive_entry_pathname(ae);
 		if (!p || tarball_norm_path(p, t->path, sizeof(t->path))) {
 			t->skipped++;
 			continue;
 		}
+		if (refuse_under_link(t, t->path, archive_entry_filetype(ae)))
+			return -1;
 		memset(e, 0, sizeof(*e));
 		e->path = t->path;
 		e->mode = archive_entry_perm(ae) & 07777;
@@ -181,6 +210,8 @@ int tarball_next(struct tarball *t, struct tar_entry *e)
 				t->skipped++;
 				continue;
 			}
+			if (refuse_under_link(t, t->target, AE_IFREG))
+				return -1;
 			e->type = TM_FILE;
 			e->hardlink = true;
 			e->target = t->target;
@@ -202,6 +233,7 @@ int tarball_next(struct tarball *t, struct tar_entry *e)
 				continue;
 			}
 			strcpy(t->target, sl);
+			treemodel_set_link(&t->links, t->path, sl);
 			e->type = TM_LINK;
 			e->target = t->target;
 			return 1;

@@ -37,6 +37,8 @@ struct tarball {
 	uint64_t lib_ns;            /* wall time inside libarchive */
 	uint64_t lib_cpu_ns;        /* this thread's CPU inside libarchive */
 	size_t skipped;             /* entries not returned (see above) */
+	size_t nr;                  /* entries read, for messages */
+	struct treemodel links;     /* symlink entries so far */
 	char path[PATH_MAX];
 	char target[PATH_MAX];
 };

@@ -36,9 +36,7 @@ static enum bon_test test_of(const char *name)
 static double metric_or(const struct phase_rec *p, const char *name,
 			double def)
 {
-	const struct metric *m = phase_rec_metric(p, name);
-
-	return m ? m->value : def;
+	return phase_rec_value(p, name, def);
 }
 
 /* A stored repetition that did not complete: marked wherever shown. */

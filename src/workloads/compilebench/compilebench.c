@@ -123,7 +123,8 @@ static int native_pass(struct cb_run *r, enum cb_data d)
 
 	for (int i = 0;; i++) {
 		snprintf(name, sizeof(name), "native-%d", i);
-		if (fstatat(r->bench_fd, name, &sb, 0) && errno == ENOENT)
+		if (fstatat(r->bench_fd, name, &sb, AT_SYMLINK_NOFOLLOW) &&
+		    errno == ENOENT)
 			break;
 	}
 	treemodel_init(&sorted);
@@ -171,6 +172,14 @@ static int do_op(struct cb_run *r, const struct cb_action *a)
 	w.ph = phase_begin(r->ctx, cb_phase_name(a), a->tree);
 	switch (a->op) {
 	case CB_OP_CREATE:
+		/* A new tree, never an existing one (a user's, a run's):
+		 * the original fails on it too. */
+		if (!mkdirat(r->bench_fd, a->tree, 0755) || errno != EEXIST) {
+			ret = cb_write_set(r, &w, a->tree, m, false, false);
+			break;
+		}
+		ret = cb_op_error(r, &w, "create", a->tree, "");
+		break;
 	case CB_OP_COMPILE:
 		ret = cb_write_set(r, &w, a->tree, m, false, false);
 		break;

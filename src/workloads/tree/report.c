@@ -273,21 +273,10 @@ void tree_report_compare(FILE *out, const struct cmp_group *groups,
 	print_table(out, groups, nr_groups);
 }
 
-static const struct phase_rec *find_phase(const struct wlrun_rec *wr,
-					  const char *name)
-{
-	for (size_t i = 0; i < wr->nr_phases; i++)
-		if (!strcmp(wr->phases[i].name, name))
-			return &wr->phases[i];
-	return NULL;
-}
-
 static double metric_or(const struct phase_rec *p, const char *name,
 			double def)
 {
-	const struct metric *m = p ? phase_rec_metric(p, name) : NULL;
-
-	return m ? m->value : def;
+	return phase_rec_value(p, name, def);
 }
 
 void tree_report(FILE *out, const struct run_rec *run,
@@ -299,7 +288,7 @@ void tree_report(FILE *out, const struct run_rec *run,
 		.label = t && t->name ? t->name : "target", .run = run,
 		.reps = reps, .nr_reps = 1,
 	};
-	const struct phase_rec *up = find_phase(wr, "unpack");
+	const struct phase_rec *up = wlrun_rec_phase(wr, "unpack", false);
 
 	fprintf(out, "\ntree on %s (%s, atime %s, mount %s):\n", g.label,
 		t && t->fstype ? t->fstype : "?",

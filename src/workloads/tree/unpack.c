@@ -76,7 +76,7 @@ static int put_model_file(struct unpack *u, const char *path, uint64_t size)
 {
 	struct tree_run *r = u->r;
 	int fd = openat(r->root, path, O_WRONLY | O_CREAT | O_TRUNC |
-			O_CLOEXEC, 0644);
+			O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		return tree_run_fail_errno(r, "create", path);
@@ -136,7 +136,7 @@ static int put_tar_file(struct unpack *u, struct tarball *t,
 	struct tree_run *r = u->r;
 	uint64_t t0 = now_ns(), written = 0;
 	int fd = openat(r->root, e->path, O_WRONLY | O_CREAT | O_TRUNC |
-			O_CLOEXEC, e->mode ? e->mode & 0777 : 0644);
+			O_NOFOLLOW | O_CLOEXEC, e->mode ? e->mode & 0777 : 0644);
 	int ret = 0;
 
 	if (fd < 0) {
