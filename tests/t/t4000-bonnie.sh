@@ -59,7 +59,7 @@ stored=$(sqlite3 "$DB" "select p.name from phases p join wlruns w on p.wlrun_id 
 want=$(echo $phases)
 [ "$stored" = "$want " ] && ok "ext4: every bonnie test stored as a phase" ||
 	not_ok "ext4: every bonnie test stored as a phase" "got '$stored'" "want '$want '"
-for m in rate too_fast lat_max_us lat_p50_us lat_p99_us wall_s user_s sys_s; do
+for m in rate too_fast lat_max_ms lat_p50_ms lat_p99_ms wall_s user_s sys_s; do
 	n=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = $run and m.name = '$m'")
 	[ "$n" -eq 12 ] && ok "ext4: metric $m on all 12 phases" || not_ok "ext4: metric $m on all 12 phases" "got $n"
 done

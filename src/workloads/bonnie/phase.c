@@ -190,16 +190,9 @@ int bp_end(struct bon_run *r, struct bon_phase *bp, enum bon_test t,
 			     BETTER_HIGHER);
 		phase_metric(bp->ph, "too_fast", bon_too_fast(wall), "flag",
 			     BETTER_NONE);
-		if (bp->lat.count) {
-			phase_metric(bp->ph, "lat_max_us", (double)bp->lat.max /
-				     1e3, "us", BETTER_LOWER);
-			phase_metric(bp->ph, "lat_p50_us", (double)
-				     lathist_quantile(&bp->lat, 0.50) / 1e3,
-				     "us", BETTER_LOWER);
-			phase_metric(bp->ph, "lat_p99_us", (double)
-				     lathist_quantile(&bp->lat, 0.99) / 1e3,
-				     "us", BETTER_LOWER);
-		}
+		/* bonnie++'s latency is the maximum; p50/p99 beside it */
+		if (bp->lat.count)
+			phase_latency(bp->ph, NULL, &bp->lat);
 		phase_metric(bp->ph, "seed", (double)r->seed, "", BETTER_NONE);
 		if (t < BON_SEQ_CREATE) {
 			phase_metric(bp->ph, "size_B", (double)r->size, "B",

@@ -85,7 +85,10 @@ static char *wlrun_csv(const struct wlrun_rec *wr, const char *label,
 		/* bonnie++'s %CP: the process's user+sys CPU over wall */
 		c->cpu_pct = p->m.wall_ns ? 100.0 * (double)(p->m.user_ns +
 			     p->m.sys_ns) / (double)p->m.wall_ns : 0;
-		c->lat_us = metric_or(p, "lat_max_us", -1);
+		/* runs stored before the one latency rule kept µs */
+		c->lat_us = metric_or(p, "lat_max_ms", -1) >= 0 ?
+			    1000 * metric_or(p, "lat_max_ms", -1) :
+			    metric_or(p, "lat_max_us", -1);
 		row.seed = (uint64_t)metric_or(p, "seed", 0);
 		if (t < BON_SEQ_CREATE) {
 			row.size = (uint64_t)metric_or(p, "size_B", 0);
