@@ -18,6 +18,7 @@
 #include "measure.h"
 #include "output/frag_text.h"
 #include "store/store.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "util/version.h"
 
@@ -100,39 +101,12 @@ const struct cmdopt_cmd cmd_frag_opts = {
 	.args = CMDOPT_C_DIR,
 };
 
-static char *join_args(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s, *p;
-
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	p = s = xmalloc(len);
-	for (int i = 0; i < argc; i++)
-		p += sprintf(p, "%s%s", i ? " " : "", argv[i]);
-	*p = '\0';
-	return s;
-}
-
 static struct run_rec *frag_run_rec(int argc, char **argv, const char *tag)
 {
-	struct run_rec *r = xcalloc(1, sizeof(*r));
-	struct utsname u;
-	char *cmd = join_args(argc, argv);
+	char *cmd = argv_join("fslab", argc, argv);
+	struct run_rec *r = run_rec_begin(cmd, tag, 0);
 
-	r->started = (int64_t)(realtime_ns() / 1000000000ULL);
-	if (uname(&u) == 0) {
-		r->host = xstrdup(u.nodename);
-		r->kernel = xasprintf("%s %s", u.release, u.version);
-	} else {
-		r->host = xstrdup("unknown");
-		r->kernel = xstrdup("unknown");
-	}
-	r->version = xstrdup(FSLAB_VERSION);
-	r->cmdline = xasprintf("fslab %s", cmd);
 	free(cmd);
-	r->tag = tag ? xstrdup(tag) : NULL;
-	r->status = xstrdup("running");
 	return r;
 }
 

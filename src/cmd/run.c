@@ -16,6 +16,7 @@
 #include "trace/blktrace.h"
 #include "trace/hook.h"
 #include "util/defaults.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
@@ -233,22 +234,6 @@ static int pause_begin(void *data, struct wl_ctx *ctx, const char *phase)
 	return 0;
 }
 
-static char *join_cmdline(int argc, char **argv)
-{
-	size_t len = 6;
-	char *s;
-
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = xmalloc(len + 1);
-	strcpy(s, "fslab");
-	for (int i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 /*
  * --fresh-vs-aged: after the n targets as given, the same n again with
  * age=PROFILE, so each workload runs on a fresh filesystem and on an
@@ -361,7 +346,7 @@ int cmd_run(int argc, char **argv)
 		run_config_add_hook(&cfg, trace_phase_hook(trace));
 	}
 
-	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
+	cfg.cmdline = argv_join("fslab", argc - 1, argv + 1);
 	rc = runner_execute(&cfg);
 
 	for (size_t i = 0; i < cfg.nr_targets; i++)
