@@ -114,6 +114,16 @@ table "$SCRATCH/multi.show" | diff - "$SCRATCH/multi.table" >/dev/null &&
 	ok "2 x 3: show prints the same table from the store" ||
 	not_ok "2 x 3: show prints the same table from the store" "$(cat "$SCRATCH/multi.show")"
 
+# A repetition that did not complete is marked in the table and the CSV.
+sqlite3 "$DB" "update wlruns set status = 'failed' where rep = 1 and target_id in (select t.id from targets t join runs r on t.run_id = r.id where r.tag = 't4000-multi' and t.name = 'ext4b')"
+"$FSLAB" show --db "$DB" t4000-multi >"$SCRATCH/multi.failed" 2>&1
+# (bon_csv2txt cuts the name to fit "16M:8192:100:5" in the I/O part)
+[ "$(table "$SCRATCH/multi.failed" | grep -c '^ext4b\* ')" = 1 ] &&
+	grep -qx '\* ext4b rep 1: failed; its row holds the tests that completed' "$SCRATCH/multi.failed" &&
+	grep -q '^1\.98,[^,]*,ext4b\*,' "$SCRATCH/multi.failed" &&
+	ok "2 x 3: a failed repetition is marked where its figures are printed" ||
+	not_ok "2 x 3: a failed repetition is marked" "$(cat "$SCRATCH/multi.failed")"
+
 # format=1.03: bonnie++ 1.03's columns and CSV, per-char by putc/getc,
 # with the 1.98 rows beside them for bon_csv2txt.
 out=$SCRATCH/v103.out
