@@ -152,8 +152,8 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 	fprintf(ctx->progress, "bonnie: file %s, %lluM, chunk %llu, per-char "
 		"%s%s\n", r.path, (unsigned long long)(r.size / MIB),
 		(unsigned long long)o->chunk,
-		perchar_values[bon_perchar_of(o)].name, o->direct ? ", O_DIRECT" :
-		"");
+		perchar_values[bon_perchar_of(o)].name,
+		o->direct ? ", O_DIRECT" : "");
 	if (o->perchar != BON_PERCHAR_NONE)
 		ret = bon_test_putc(&r);
 	if (!ret && !phase_stop_requested())

@@ -227,7 +227,8 @@ int bon_test_getc(struct bon_run *r)
 				ret = bp_fail(&bp, "read", r->path);
 			if (k <= 0)
 				break;
-			if (r->verify && (unsigned char)c != bon_vbyte(r, got)) {
+			if (r->verify &&
+			    (unsigned char)c != bon_vbyte(r, got)) {
 				ret = bp_verify_byte(r, bp.ph, fd, got);
 				break;
 			}

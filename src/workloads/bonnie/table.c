@@ -237,8 +237,8 @@ void bon_csv2txt(FILE *out, const char *const *rows, size_t nr)
 		}
 	}
 	if (files) {
-		fprintf(out, "                    ------Sequential Create------ "
-			"--------Random Create--------\n");
+		fprintf(out, "%20s------Sequential Create------ "
+			"--------Random Create--------\n", "");
 		fprintf(out, "                    -Create-- --Read--- "
 			"-Delete-- -Create-- --Read--- -Delete--\n");
 		fprintf(out, "      files:max:min  /sec %%CP  /sec %%CP  "
@@ -337,8 +337,8 @@ void bon_table_103(FILE *out, const char *const *rows, size_t nr)
 			files |= *fget(&fs[i], k) != '\0';
 	}
 	if (io) {
-		fprintf(out, "Version  1.03       ------Sequential Output------ "
-			"--Sequential Input- --Random-\n");
+		fprintf(out, "Version  1.03       ------Sequential Output"
+			"------ --Sequential Input- --Random-\n");
 		fprintf(out, "                    -Per Chr- --Block-- "
 			"-Rewrite- -Per Chr- --Block-- --Seeks--\n");
 		fprintf(out, "Machine        Size K/sec %%CP K/sec %%CP K/sec "
@@ -355,8 +355,8 @@ void bon_table_103(FILE *out, const char *const *rows, size_t nr)
 		}
 	}
 	if (files) {
-		fprintf(out, "                    ------Sequential Create------ "
-			"--------Random Create--------\n");
+		fprintf(out, "%20s------Sequential Create------ "
+			"--------Random Create--------\n", "");
 		fprintf(out, "                    -Create-- --Read--- "
 			"-Delete-- -Create-- --Read--- -Delete--\n");
 		fprintf(out, "files:max:min        /sec %%CP  /sec %%CP  /sec "

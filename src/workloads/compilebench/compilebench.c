@@ -142,7 +142,7 @@ static int native_pass(struct cb_run *r, enum cb_data d)
 	memset(&w, 0, sizeof(w));
 	if (!ret)
 		ret = cb_walk_tree(r, &w, name, WALK_COLLECT, &order,
-				&r->sets.d[d]);
+				   &r->sets.d[d]);
 	if (!ret)
 		ret = cb_walk_tree(r, &w, name, WALK_DELETE, NULL, NULL);
 	if (!ret && unlinkat(r->bench_fd, name, AT_REMOVEDIR))

@@ -160,8 +160,8 @@ int cb_write_set(struct cb_run *r, struct op_work *w, const char *tree,
 			if (rc == -2)
 				ret = -1;
 			else if (rc || ftruncate(fd, 0))
-				ret = cb_op_error(r, w, "read and truncate", tree,
-					       path);
+				ret = cb_op_error(r, w, "read and truncate",
+						  tree, path);
 		}
 		/* --verify: O_APPEND writes land at the end as it is now */
 		off = 0;
@@ -295,7 +295,7 @@ static int walk_dir(struct walk *wk, int dfd)
 		if (fd >= 0)
 			close(fd);
 		return cb_op_error(wk->r, wk->w, "open directory", wk->tree,
-				wk->path);
+				   wk->path);
 	}
 	while ((de = readdir(d))) {
 		bool is_dir = de->d_type == DT_DIR;
@@ -324,7 +324,7 @@ static int walk_dir(struct walk *wk, int dfd)
 
 		if (sub < 0) {
 			ret = cb_op_error(wk->r, wk->w, "open directory",
-				       wk->tree, wk->path);
+					  wk->tree, wk->path);
 		} else {
 			ret = walk_dir(wk, sub);
 			close(sub);

@@ -243,8 +243,9 @@ void cb_report_compare(FILE *out, const struct cmp_group *groups,
 			if (!a[g].k[k].runs)
 				snprintf(cell, sizeof(cell), "no runs");
 			else if (g && a[0].k[k].runs && b != 0)
-				snprintf(cell, sizeof(cell), "%.2f %s (%+.1f%%)",
-					 v, u, 100.0 * (v - b) / b);
+				snprintf(cell, sizeof(cell),
+					 "%.2f %s (%+.1f%%)", v, u,
+					 100.0 * (v - b) / b);
 			else
 				snprintf(cell, sizeof(cell), "%.2f %s", v, u);
 			fprintf(out, "%-*s", w, cell);

@@ -306,7 +306,8 @@ void tree_report(FILE *out, const struct run_rec *run,
 			(unsigned long long)up->files,
 			metric_or(up, "files/s", wall > 0 ?
 				  (double)up->files / wall : 0),
-			metric_or(up, "fs_s", 0), metric_or(up, "decompress_s", 0),
+			metric_or(up, "fs_s", 0),
+			metric_or(up, "decompress_s", 0),
 			metric_or(up, "decompress_cpu_s", 0),
 			metric_or(up, "predecompressed", 0) > 0 ?
 			", predecompressed" : "");

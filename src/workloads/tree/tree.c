@@ -245,7 +245,7 @@ static int delete_phase(struct tree_run *r, enum tree_order order)
 			}
 			if (unlinkat(r->root, w.batch.v[i].path, 0))
 				ret = tree_run_fail_errno(r, "unlink",
-						     w.batch.v[i].path);
+							  w.batch.v[i].path);
 			w.ops++;
 		}
 		/* links and other non-files were not collected */
@@ -262,7 +262,7 @@ static int delete_phase(struct tree_run *r, enum tree_order order)
 				    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (fd < 0) {
 				ret = tree_run_fail_errno(r, "open directory",
-						     w.dirs.v[i].path);
+							  w.dirs.v[i].path);
 				break;
 			}
 			ret = tree_walk_dir(&sub, fd);
@@ -272,7 +272,7 @@ static int delete_phase(struct tree_run *r, enum tree_order order)
 			if (!ret && unlinkat(r->root, w.dirs.v[i].path,
 					     AT_REMOVEDIR))
 				ret = tree_run_fail_errno(r, "remove",
-						     w.dirs.v[i].path);
+							  w.dirs.v[i].path);
 		}
 		if (!ret && !r->stopped) {
 			struct walk top = { .r = r, .mode = WK_DELETE,
@@ -294,9 +294,9 @@ static int delete_phase(struct tree_run *r, enum tree_order order)
 	phase_metric(ph, "left_entries", (double)left, "entries",
 		     BETTER_NONE);
 	if (!ret && left)
-		ret = tree_run_fail(r, "'%s' still holds %llu entries after the "
-			       "delete", r->rootpath,
-			       (unsigned long long)left);
+		ret = tree_run_fail(r, "'%s' still holds %llu entries after "
+				    "the delete", r->rootpath,
+				    (unsigned long long)left);
 	phase_work(ph, 0, w.entries, w.ops);
 	tree_file_list_release(&w.batch);
 	tree_file_list_release(&w.dirs);
@@ -317,8 +317,8 @@ static int verify_phase(struct tree_run *r, const struct treemodel *want)
 	} else {
 		bad = treemodel_diff(want, &got, 10);
 		if (bad)
-			ret = tree_run_fail(r, "'%s' differs from its source in "
-				       "%zu paths", r->rootpath, bad);
+			ret = tree_run_fail(r, "'%s' differs from its source "
+					    "in %zu paths", r->rootpath, bad);
 	}
 	phase_work(ph, got.bytes, got.nr, got.nr);
 	phase_metric(ph, "mismatches", (double)bad, "paths", BETTER_LOWER);
@@ -344,7 +344,8 @@ static int unpack_phase(struct tree_run *r, struct treemodel *want,
 
 	treemodel_init(&u.made);
 	if (*o->tarball)
-		ret = tree_unpack_tarball(&u, mem, memlen, &lib_ns, &lib_cpu_ns);
+		ret = tree_unpack_tarball(&u, mem, memlen, &lib_ns,
+					  &lib_cpu_ns);
 	else
 		ret = tree_unpack_model(&u, want);
 	phase_metric(ph, "fs_s", secs(u.fs_ns), "s", BETTER_LOWER);

@@ -44,8 +44,8 @@ static int make_dirs(struct unpack *u, const char *dir)
 		*s = '\0';
 		if (!treemodel_get(&u->made, p)) {
 			if (mkdirat(u->r->root, p, 0755) && errno != EEXIST) {
-				ret = tree_run_fail_errno(u->r, "create directory",
-						     p);
+				ret = tree_run_fail_errno(u->r,
+						"create directory", p);
 				break;
 			}
 			treemodel_set(&u->made, p, 0);
@@ -115,7 +115,7 @@ int tree_unpack_model(struct unpack *u, const struct treemodel *m)
 		} else if (e->type == TM_LINK) {
 			if (symlinkat(e->target, u->r->root, e->path))
 				ret = tree_run_fail_errno(u->r, "create link",
-						     e->path);
+							  e->path);
 			u->links++;
 			u->ops++;
 		} else {
@@ -151,7 +151,7 @@ static int put_tar_file(struct unpack *u, struct tarball *t,
 		t0 = now_ns();
 		if (n < 0) {
 			ret = tree_run_fail(r, "bad tarball '%s' at '%s'",
-				       r->o->tarball, e->path);
+					    r->o->tarball, e->path);
 			break;
 		}
 		if (!n)
@@ -203,7 +203,8 @@ static int unpack_tar_entry(struct unpack *u, struct tarball *t,
 
 		unlinkat(r->root, e->path, 0);
 		if (linkat(r->root, e->target, r->root, e->path, 0))
-			ret = tree_run_fail_errno(r, "create hard link", e->path);
+			ret = tree_run_fail_errno(r, "create hard link",
+						  e->path);
 		treemodel_set(u->want, e->path, src ? src->size : 0);
 		u->files++;
 		u->ops++;

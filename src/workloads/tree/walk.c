@@ -181,7 +181,8 @@ int tree_read_batch(struct tree_run *r, struct read_state *rs,
 		for (; started < rs->nr; started++) {
 			if (pthread_create(&tid[started], NULL, reader_main,
 					   &rs->rd[started])) {
-				tree_run_fail(r, "cannot start a reader thread");
+				tree_run_fail(r, "cannot start a reader "
+					      "thread");
 				break;
 			}
 		}
@@ -233,7 +234,7 @@ int tree_walk_dir(struct walk *w, int dfd)
 				file_list_add(&w->dirs, w->path, e->ino);
 			if (sub < 0) {
 				ret = tree_run_fail_errno(r, "open directory",
-						     w->path);
+							  w->path);
 			} else {
 				ret = tree_walk_dir(w, sub);
 				close(sub);
