@@ -3,7 +3,8 @@
  * test_tarball.c - tarball reading: small archives written here with
  * libarchive's write API in every compression the `tree` workload
  * accepts (none, gzip, bzip2, xz, zstd) are read back entry by entry,
- * as a tree model, and after decompressing into memory; plus the path
+ * as a tree model, after decompressing into memory and through a pipe
+ * from a decompressor thread (as tree unpacks); plus the path
  * normalisation that keeps entries inside the tree.
  */
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +134,40 @@ static void check_entries(struct tarball *t)
 	free(big);
 }
 
+struct piped {
+	const char *path;
+	int fd, ret;
+	uint64_t cpu_ns;
+};
+
+static void *decompress_main(void *arg)
+{
+	struct piped *p = arg;
+
+	p->ret = tarball_decompress_fd(p->path, p->fd, &p->cpu_ns);
+	close(p->fd);
+	return NULL;
+}
+
+/* As tree unpacks: a decompressor thread feeds the reader by a pipe. */
+static void check_piped(const char *path, const char *name)
+{
+	struct piped p = { .path = path };
+	struct tarball t;
+	pthread_t th;
+	int fds[2];
+
+	assert_int_equal(pipe(fds), 0);
+	p.fd = fds[1];
+	assert_int_equal(pthread_create(&th, NULL, decompress_main, &p), 0);
+	assert_int_equal(tarball_open_fd(&t, fds[0], name), 0);
+	check_entries(&t);
+	tarball_close(&t);
+	close(fds[0]);
+	pthread_join(th, NULL);
+	assert_int_equal(p.ret, 0);
+}
+
 static void one_format(int filter, const char *name)
 {
 	char path[] = "/tmp/fslab-tarball-XXXXXX";
@@ -160,6 +196,8 @@ static void one_format(int filter, const char *name)
 	assert_int_equal(treemodel_get(&m, "linux/hard")->size, BIG);
 	assert_int_equal(treemodel_get(&m, "linux/empty")->type, TM_DIR);
 	treemodel_release(&m);
+
+	check_piped(path, name);
 
 	assert_int_equal(tarball_decompress(path, &mem, &len), 0);
 	assert_true(len > BIG);
