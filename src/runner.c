@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * runner.c - the run loop and the phase API workloads report through.
+ * runner.c - the run loop (the phase API workloads report through is
+ * phase.c).
  *
  * Repetitions are interleaved across targets (A B C A B C ...), each on
  * a freshly built filesystem, so slow drift of a shared machine hits every
@@ -29,361 +30,25 @@
 
 #include "fs/state.h"
 #include "measure.h"
+#include "phase_internal.h"
 #include "output/json.h"
 #include "output/summary.h"
 #include "par.h"
 #include "stats/stats.h"
 #include "store/store.h"
+#include "util/interrupt.h"
 #include "util/util.h"
+#include "util/version.h"
 #include "workloads/registry.h"
 
-struct runner {
-	const struct run_config *cfg;
-	struct store *st;       /* NULL when not storing */
-	struct run_rec *run;
-	struct target *target;  /* the target being used */
-};
+/* The first SIGINT/SIGTERM/SIGHUP (util/interrupt.c). */
+#define stop_requested interrupt_requested()
 
-struct phase {
-	struct phase_rec rec;
-	struct measure_snap snap;
-	const char *devname;
-	uint64_t stonewall_ns;  /* CLOCK_MONOTONIC deadline; 0: none */
-};
-
-static volatile sig_atomic_t stop_requested;
-static struct phase_hook *hooks;
-static size_t nr_hooks, alloc_hooks;
-
-static void on_signal(int sig)
+void run_config_add_hook(struct run_config *cfg,
+			 const struct phase_hook *hook)
 {
-	static const char msg[] =
-		"\nfslab: interrupted; finishing the current operation and "
-		"tearing down (again to abort, then run 'fslab cleanup')\n";
-
-	if (stop_requested) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	stop_requested = 1;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		stop_requested = 1;
-}
-
-bool phase_stop_requested(void)
-{
-	return stop_requested != 0;
-}
-
-void runner_add_hook(const struct phase_hook *hook)
-{
-	ALLOC_GROW(hooks, nr_hooks + 1, alloc_hooks);
-	hooks[nr_hooks++] = *hook;
-}
-
-/* ---- the phase API ---- */
-
-static void rec_add_worker(struct phase_rec *rec, int worker,
-			   uint64_t start_ns, uint64_t end_ns, uint64_t bytes,
-			   uint64_t files, uint64_t ops)
-{
-	struct worker_rec *w;
-
-	ALLOC_GROW(rec->workers, rec->nr_workers + 1, rec->alloc_workers);
-	w = &rec->workers[rec->nr_workers++];
-	w->worker = worker;
-	w->start_ns = start_ns;
-	w->end_ns = end_ns;
-	w->bytes = bytes;
-	w->files = files;
-	w->ops = ops;
-}
-
-/*
- * Under MPI, turn this rank's phase record into the job's, the IOR way:
- * global time = latest end - earliest start, work = the sum over ranks,
- * one worker row per rank, and the spread of per-rank rates.  Every rank
- * learns whether any rank failed, so all of them stop together.
- */
-static void aggregate_ranks(struct phase_rec *rec,
-			    const struct measure_snap *b,
-			    const struct measure_snap *e)
-{
-	int n = par_size();
-	struct par_share mine, *all = NULL;
-	uint64_t first = UINT64_MAX, last = 0;
-	double *rate = NULL, slow = 0;
-	const char *unit = rec->files ? "files/s" : "MiB/s";
-	int bad, slowest = 0;
-	struct stats_summary s;
-
-	memset(&mine, 0, sizeof(mine));
-	mine.start_ns = b->real_ns;
-	mine.end_ns = e->real_ns;
-	mine.bytes = rec->bytes;
-	mine.files = rec->files;
-	mine.ops = rec->ops;
-	mine.failed = rec->status == PHASE_FAILED;
-	if (rec->error)
-		snprintf(mine.error, sizeof(mine.error), "%s", rec->error);
-	if (par_rank() == 0)
-		all = xcalloc((size_t)n, sizeof(*all));
-	bad = par_gather(&mine, all);
-	par_barrier();
-	if (bad >= 0 && rec->status != PHASE_FAILED) {
-		rec->status = PHASE_FAILED;
-		free(rec->error);
-		rec->error = xasprintf("rank %d failed", bad);
-	}
-	if (!all)
-		return;
-	if (bad >= 0) {
-		free(rec->error);
-		rec->error = xasprintf("rank %d: %s", bad, all[bad].error);
-	}
-	rate = xcalloc((size_t)n, sizeof(*rate));
-	rec->bytes = rec->files = rec->ops = 0;
-	rec->nr_workers = 0;
-	for (int i = 0; i < n; i++) {
-		const struct par_share *r = &all[i];
-		double secs = (double)(r->end_ns - r->start_ns) / 1e9;
-		double work = rec->files || r->files
-				      ? (double)r->files
-				      : (double)r->bytes / 1048576.0;
-
-		if (r->start_ns < first)
-			first = r->start_ns;
-		if (r->end_ns > last)
-			last = r->end_ns;
-		rec->bytes += r->bytes;
-		rec->files += r->files;
-		rec->ops += r->ops;
-		rec_add_worker(rec, i, r->start_ns, r->end_ns, r->bytes,
-			       r->files, r->ops);
-		rate[i] = secs > 0 ? work / secs : 0;
-		if (i == 0 || r->end_ns - r->start_ns > slow) {
-			slow = (double)(r->end_ns - r->start_ns);
-			slowest = i;
-		}
-	}
-	rec->m.start_ns = first;
-	rec->m.wall_ns = last - first;
-	stats_summarize(rate, (size_t)n, &s);
-	phase_rec_add_metric(rec, "ranks", n, "ranks", BETTER_NONE);
-	phase_rec_add_metric(rec, "rank_min", s.min, unit, BETTER_HIGHER);
-	phase_rec_add_metric(rec, "rank_max", s.max, unit, BETTER_HIGHER);
-	phase_rec_add_metric(rec, "rank_mean", s.mean, unit, BETTER_HIGHER);
-	if (n > 1)
-		phase_rec_add_metric(rec, "rank_sd", s.stddev, unit,
-				     BETTER_NONE);
-	phase_rec_add_metric(rec, "slowest_rank", slowest, "rank",
-			     BETTER_NONE);
-	free(rate);
-	free(all);
-}
-
-struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
-			  const char *label)
-{
-	struct phase *ph = xcalloc(1, sizeof(*ph));
-
-	ph->rec.name = xstrdup(name);
-	ph->rec.label = label ? xstrdup(label) : NULL;
-	ph->devname = ctx->target ? ctx->target->devname : NULL;
-	for (size_t i = 0; i < nr_hooks; i++)
-		if (hooks[i].begin &&
-		    hooks[i].begin(hooks[i].data, ctx, name) < 0)
-			phase_fail(ph, "phase hook '%s' failed", hooks[i].name);
-	/* Ranks start a phase together so global time means something. */
-	par_barrier();
-	measure_snap(&ph->snap, ph->devname);
-	return ph;
-}
-
-void phase_work(struct phase *ph, uint64_t bytes, uint64_t files,
-		uint64_t ops)
-{
-	ph->rec.bytes += bytes;
-	ph->rec.files += files;
-	ph->rec.ops += ops;
-}
-
-void phase_metric(struct phase *ph, const char *name, double value,
-		  const char *unit, enum better better)
-{
-	phase_rec_add_metric(&ph->rec, name, value, unit, better);
-}
-
-void phase_worker(struct phase *ph, int worker, uint64_t start_ns,
-		  uint64_t end_ns, uint64_t bytes, uint64_t files,
-		  uint64_t ops)
-{
-	rec_add_worker(&ph->rec, worker, start_ns, end_ns, bytes, files, ops);
-}
-
-void phase_fail(struct phase *ph, const char *fmt, ...)
-{
-	va_list ap;
-	char msg[1024];
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	/* Keep the first reason: later ones are usually consequences. */
-	if (ph->rec.status == PHASE_FAILED)
-		return;
-	ph->rec.status = PHASE_FAILED;
-	free(ph->rec.error);
-	ph->rec.error = xstrdup(msg);
-}
-
-void phase_set_label(struct phase *ph, const char *label)
-{
-	free(ph->rec.label);
-	ph->rec.label = label ? xstrdup(label) : NULL;
-}
-
-int phase_end(struct wl_ctx *ctx, struct phase *ph,
-	      const struct phase_rec **out)
-{
-	struct measure_snap end;
-	struct phase_rec *rec;
-	int rc = 0;
-
-	measure_snap(&end, ph->devname);
-	measure_diff(&ph->snap, &end, &ph->rec.m);
-	if (par_active())
-		aggregate_ranks(&ph->rec, &ph->snap, &end);
-	if (stop_requested && ph->rec.status == PHASE_OK) {
-		ph->rec.status = PHASE_INTERRUPTED;
-		ph->rec.error = xstrdup("interrupted by a signal");
-	}
-	measure_derive(&ph->rec);
-	for (size_t i = nr_hooks; i-- > 0;)
-		if (hooks[i].end)
-			hooks[i].end(hooks[i].data, ctx, &ph->rec);
-
-	rec = wlrun_rec_new_phase(ctx->wlrun);
-	ph->rec.seq = rec->seq;
-	*rec = ph->rec;
-	free(ph);
-	if (ctx->runner && ctx->runner->st &&
-	    store_phase_add(ctx->runner->st, ctx->wlrun->id, rec) < 0)
-		rc = -1;
-	if (rec->status == PHASE_FAILED)
-		rc = -1;
-	if (out)
-		*out = rec;
-	return rc;
-}
-
-void phase_stonewall_arm(struct phase *ph, double seconds)
-{
-	ph->stonewall_ns = seconds > 0 ? now_ns() + (uint64_t)(seconds * 1e9)
-				       : 0;
-}
-
-bool phase_stonewall_hit(const struct phase *ph)
-{
-	return ph->stonewall_ns && now_ns() >= ph->stonewall_ns;
-}
-
-uint64_t phase_stonewall_agree(struct wl_ctx *ctx, struct phase *ph,
-			       const uint64_t *done, size_t nr_workers,
-			       const char *unit)
-{
-	/* v[0] max, v[1] latest stop: MAX; w[0] min, w[1] earliest start:
-	 * MIN; sum: SUM.  Three small allreduces beat a custom MPI_Op. */
-	uint64_t v[2] = { 0, realtime_ns() }, w[2] = { UINT64_MAX,
-						      ph->snap.real_ns };
-	uint64_t sum = 0;
-	double secs;
-	char name[64];
-
-	(void)ctx;
-	for (size_t i = 0; i < nr_workers; i++) {
-		sum += done[i];
-		if (done[i] > v[0])
-			v[0] = done[i];
-		if (done[i] < w[0])
-			w[0] = done[i];
-	}
-	if (!nr_workers)
-		w[0] = 0;
-	par_allreduce_u64(v, 2, PAR_MAX);
-	par_allreduce_u64(w, 2, PAR_MIN);
-	par_allreduce_u64(&sum, 1, PAR_SUM);
-	secs = v[1] > w[1] ? (double)(v[1] - w[1]) / 1e9 : 0;
-	phase_rec_add_metric(&ph->rec, "stonewall_s", secs, "s", BETTER_NONE);
-	snprintf(name, sizeof(name), "stonewall_%s", unit);
-	phase_rec_add_metric(&ph->rec, name, (double)sum, unit,
-			     BETTER_HIGHER);
-	if (secs > 0) {
-		char rate_unit[48];
-
-		snprintf(name, sizeof(name), "stonewall_%s/s", unit);
-		snprintf(rate_unit, sizeof(rate_unit), "%s/s", unit);
-		phase_rec_add_metric(&ph->rec, name, (double)sum / secs,
-				     rate_unit, BETTER_HIGHER);
-	}
-	phase_rec_add_metric(&ph->rec, "stonewall_min", (double)w[0], unit,
-			     BETTER_NONE);
-	phase_rec_add_metric(&ph->rec, "stonewall_max", (double)v[0], unit,
-			     BETTER_NONE);
-	return v[0];
-}
-
-int wl_sync(struct wl_ctx *ctx)
-{
-	return target_sync(ctx->target);
-}
-
-/*
- * All ranks learn whether any failed; rank 0 names the first one that
- * did (its own failure it has printed already).  Returns true when all
- * are fine.
- */
-static bool all_ranks_ok(bool ok, const char *what)
-{
-	char why[256] = "";
-	int bad = par_agree(ok, last_error(), why, sizeof(why));
-
-	if (bad > 0 && par_rank() == 0)
-		error("rank %d failed %s: %s", bad, what, why);
-	return bad < 0;
-}
-
-/*
- * Under MPI only the lowest rank of each node drops that node's caches
- * (the others just sync what they wrote), between two barriers, so no
- * rank starts reading while another node is still dropping.
- */
-static int ranks_cache_step(struct wl_ctx *ctx, int (*fn)(struct target *))
-{
-	int rc;
-
-	if (!par_active())
-		return fn(ctx->target);
-	par_barrier();
-	rc = par_node_leader() ? fn(ctx->target) : target_sync(ctx->target);
-	return all_ranks_ok(rc == 0, "to drop caches") ? 0 : -1;
-}
-
-int wl_ranks_agree(struct wl_ctx *ctx, int rc, const char *what)
-{
-	(void)ctx;
-	return all_ranks_ok(rc == 0, what) ? 0 : -1;
-}
-
-int wl_drop_caches(struct wl_ctx *ctx)
-{
-	return ranks_cache_step(ctx, target_drop_caches);
-}
-
-int wl_cold_cache(struct wl_ctx *ctx)
-{
-	return ranks_cache_step(ctx, target_cold);
+	ALLOC_GROW(cfg->hooks, cfg->nr_hooks + 1, cfg->alloc_hooks);
+	cfg->hooks[cfg->nr_hooks++] = *hook;
 }
 
 /* ---- workload specs ---- */
@@ -439,35 +104,12 @@ void run_workload_release(struct run_workload *w)
 
 void runner_install_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	interrupt_install();
 }
 
 static struct run_rec *new_run(const struct run_config *cfg)
 {
-	struct run_rec *r = xcalloc(1, sizeof(*r));
-	struct utsname u;
-
-	r->started = (int64_t)(realtime_ns() / 1000000000ULL);
-	if (uname(&u) == 0) {
-		r->host = xstrdup(u.nodename);
-		r->kernel = xasprintf("%s %s", u.release, u.version);
-	} else {
-		r->host = xstrdup("unknown");
-		r->kernel = xstrdup("unknown");
-	}
-	r->version = xstrdup(FSLAB_VERSION);
-	r->cmdline = xstrdup(cfg->cmdline ? cfg->cmdline : "");
-	r->tag = cfg->tag ? xstrdup(cfg->tag) : NULL;
-	r->seed = cfg->seed;
-	r->status = xstrdup("running");
-	return r;
+	return run_rec_begin(cfg->cmdline, cfg->tag, cfg->seed);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -652,17 +294,36 @@ static int run_one_workload(struct runner *rn, struct target *t,
 }
 
 /*
- * Under mpirun the targets must be the shared filesystem (dir:) and the
- * workloads must make the same phase calls on every rank.  Every rank
- * checks the same configuration, so all refuse together; rank 0 says why.
+ * The one place the workloads' capability flags are enforced, before
+ * any target is built: --verify needs WL_VERIFY (or WL_NO_DATA),
+ * WL_NEEDS_ROOT needs root, and under mpirun the targets must be the
+ * shared filesystem (dir:) and the workloads WL_MPI_AWARE (the same
+ * phase calls on every rank).  Every rank checks the same
+ * configuration, so all refuse together; rank 0 says why.
  */
-static bool mpi_refuses(const struct run_config *cfg)
+static bool run_refused(const struct run_config *cfg)
 {
 	const char *why = NULL;
 	char buf[256];
 
-	if (!par_active())
-		return false;
+	for (size_t k = 0; k < cfg->nr_wls && !why; k++) {
+		const struct workload *wl = cfg->wls[k].wl;
+
+		if (cfg->verify && !(wl->flags & (WL_VERIFY | WL_NO_DATA))) {
+			snprintf(buf, sizeof(buf), "--verify is not supported "
+				 "by workload '%s' %s%s%s", wl->name,
+				 wl->no_verify ? "(" : "yet",
+				 wl->no_verify ? wl->no_verify : "",
+				 wl->no_verify ? ")" : "");
+			why = buf;
+		} else if ((wl->flags & WL_NEEDS_ROOT) && !is_root()) {
+			snprintf(buf, sizeof(buf), "workload '%s' needs root",
+				 wl->name);
+			why = buf;
+		}
+	}
+	if (!par_active() || why)
+		goto out;
 	for (size_t i = 0; i < cfg->nr_targets && !why; i++)
 		if (cfg->targets[i].kind != TARGET_DIR)
 			why = "under MPI the target must be the shared "
@@ -674,6 +335,7 @@ static bool mpi_refuses(const struct run_config *cfg)
 				 cfg->wls[k].wl->name);
 			why = buf;
 		}
+out:
 	if (why && par_rank() == 0)
 		error("%s", why);
 	return why != NULL;
@@ -911,7 +573,8 @@ static void print_settling(const struct runner *rn)
 
 int runner_execute(const struct run_config *cfg)
 {
-	struct runner rn = { .cfg = cfg };
+	struct runner rn = { .cfg = cfg, .hooks = cfg->hooks,
+			     .nr_hooks = cfg->nr_hooks };
 	struct target_env env;
 	int exit_code = EXIT_OK;
 	struct live_target *live;
@@ -921,7 +584,7 @@ int runner_execute(const struct run_config *cfg)
 	int rc = 0;
 
 	runner_install_signals();
-	if (mpi_refuses(cfg))
+	if (run_refused(cfg))
 		return EXIT_USAGE;
 	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
 	/* Rank 0 alone writes the store: one writer per run, and no
@@ -943,6 +606,7 @@ int runner_execute(const struct run_config *cfg)
 	env.scratch = cfg->scratch ? cfg->scratch : TARGET_DEFAULT_SCRATCH;
 	env.destroy_data = cfg->destroy_data;
 	env.tag = tag;
+	env.age = cfg->age;
 
 	if (cfg->blocked) {
 		for (size_t i = 0; i < cfg->nr_targets && !stop_requested;

@@ -12,28 +12,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/interrupt.h"
+#include "util/splitmix.h"
 #include "util/util.h"
 #include "util/verify.h"
-#include "workload.h"
-
-#define GAMMA 0x9e3779b97f4a7c15ULL
-
-static inline uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static uint32_t hdr_check(uint64_t id, uint64_t block, uint64_t seed)
 {
-	return (uint32_t)mix64(id ^ mix64(block ^ mix64(seed ^ VERIFY_MAGIC)));
+	uint64_t k = splitmix64_mix(seed ^ VERIFY_MAGIC);
+
+	return (uint32_t)splitmix64_mix(id ^ splitmix64_mix(block ^ k));
 }
 
 /* The stream key: distinct per block, so no two blocks share a body. */
 static uint64_t body_key(uint64_t id, uint64_t block, uint64_t seed)
 {
-	return mix64(id + GAMMA * mix64(block + GAMMA * mix64(seed)));
+	uint64_t k = splitmix64_mix(block + SPLITMIX64_GAMMA *
+						 splitmix64_mix(seed));
+
+	return splitmix64_mix(id + SPLITMIX64_GAMMA * k);
 }
 
 uint64_t verify_file_id(const char *relpath)
@@ -61,7 +58,7 @@ static void gen_block(uint64_t seed, uint64_t id, uint64_t block,
 	w[2] = block;
 	w[3] = seed;
 	for (size_t i = VERIFY_HDR / 8; i < VERIFY_BLOCK / 8; i++)
-		w[i] = mix64(k + GAMMA * i);
+		w[i] = splitmix64_mix(k + SPLITMIX64_GAMMA * i);
 }
 
 void verify_fill(uint64_t seed, uint64_t id, uint64_t off, void *buf,
@@ -200,91 +197,11 @@ int verify_fd(int fd, uint64_t seed, uint64_t id, struct verify_bad *bad,
 			break;
 		}
 		off += (uint64_t)n;
-		if (phase_stop_requested())
+		if (interrupt_requested())
 			break;
 	}
 	if (bytes)
 		*bytes = off;
 	free(buf);
-	return ret;
-}
-
-int verify_fail(struct phase *ph, const char *path,
-		const struct verify_bad *bad)
-{
-	if (ph)
-		phase_fail(ph, "verify: file %s offset %llu: %s", path,
-			   (unsigned long long)bad->block, bad->what);
-	return error("verify: file %s offset %llu: %s", path,
-		     (unsigned long long)bad->block, bad->what);
-}
-
-int verify_phase_tree(struct wl_ctx *ctx, const char *sub)
-{
-	char *root = sub ? path_join(ctx->dir, sub) : xstrdup(ctx->dir);
-	char *argv[] = { root, NULL };
-	size_t skip = strlen(ctx->dir) + 1;
-	uint64_t bytes = 0, files = 0;
-	struct phase *ph;
-	FTSENT *e;
-	FTS *fts;
-	int ret = 0;
-
-	/* What the checks read must come from the disk, not from memory. */
-	if (wl_drop_caches(ctx) < 0)
-		warning("verify: cannot drop caches; checking cached data");
-	ph = phase_begin(ctx, "verify-data", NULL);
-	fts = fts_open(argv, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
-	if (!fts) {
-		phase_fail(ph, "verify: cannot walk '%s': %s", root,
-			   strerror(errno));
-		ret = error_errno("verify: cannot walk '%s'", root);
-	}
-	while (!ret && fts && (e = fts_read(fts)) &&
-	       !phase_stop_requested()) {
-		struct verify_bad bad;
-		const char *rel;
-		uint64_t n = 0;
-		int fd, rc;
-
-		if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR) {
-			errno = e->fts_errno;
-			phase_fail(ph, "verify: cannot read '%s': %s",
-				   e->fts_path, strerror(errno));
-			ret = error_errno("verify: cannot read '%s'",
-					  e->fts_path);
-			break;
-		}
-		if (e->fts_info != FTS_F)
-			continue;
-		rel = strlen(e->fts_path) > skip ? e->fts_path + skip :
-						    e->fts_path;
-		fd = open(e->fts_path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			phase_fail(ph, "verify: cannot open '%s': %s", rel,
-				   strerror(errno));
-			ret = error_errno("verify: cannot open '%s'", rel);
-			break;
-		}
-		rc = verify_fd(fd, ctx->seed, verify_file_id(rel), &bad, &n);
-		if (rc < 0) {
-			phase_fail(ph, "verify: cannot read '%s': %s", rel,
-				   strerror(errno));
-			ret = error_errno("verify: cannot read '%s'", rel);
-		} else if (rc > 0) {
-			ret = verify_fail(ph, rel, &bad);
-		}
-		close(fd);
-		bytes += n;
-		files++;
-	}
-	if (fts)
-		fts_close(fts);
-	phase_work(ph, bytes, files, files);
-	phase_metric(ph, "verified_files", (double)files, "files",
-		     BETTER_NONE);
-	if (phase_end(ctx, ph, NULL) < 0)
-		ret = -1;
-	free(root);
 	return ret;
 }
