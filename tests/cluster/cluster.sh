@@ -7,7 +7,8 @@
 #   cluster.sh down DIR           tear down everything DIR records (idempotent)
 #   cluster.sh exec DIR HOST CMD  run CMD on HOST (its net, mount, UTS namespaces)
 #   cluster.sh mpirun DIR ARGS    mpirun on the first host, ranks over all hosts
-#   cluster.sh kill-ranks DIR HOST [SIG]   kill the fslab ranks running on HOST
+#   cluster.sh ranks DIR          "HOST PID STATE" of the fslab ranks on the hosts
+#   cluster.sh kill-ranks DIR HOST [SIG]   signal the fslab ranks on HOST (KILL)
 #   cluster.sh leftovers DIR      print what of DIR's cluster still exists
 #
 # Every host is a holder process (`sleep infinity`) in its own network,
@@ -277,6 +278,18 @@ leftovers() {
 	done
 }
 
+# "HOST PID STATE" of every fslab rank in the cluster's hosts (only
+# there: the machine may run other fslabs).
+ranks() {
+	local h p
+	for h in $(hosts); do
+		for p in $(ns_pids "$h"); do
+			[ "$(cat /proc/$p/comm 2>/dev/null)" = fslab ] || continue
+			echo "$h $p $(awk '{ print $3 }' /proc/$p/stat 2>/dev/null)"
+		done
+	done
+}
+
 kill_ranks() {
 	local h=$1 sig=${2:-KILL} p pids=
 	for p in $(ns_pids "$h"); do
@@ -316,6 +329,7 @@ mpirun)
 		"$@"
 	;;
 kill-ranks) kill_ranks "$@" ;;
+ranks) ranks ;;
 leftovers) leftovers ;;
 *) die "unknown command $cmd" ;;
 esac
