@@ -9,6 +9,8 @@
 
 #include "cmd.h"
 #include "fs/state.h"
+#include "fs/undo.h"
+#include "trace/blktrace.h"
 #include "util/util.h"
 
 struct cleanup_args {
@@ -59,5 +61,8 @@ int cmd_cleanup(int argc, char **argv)
 		      "would do with 'fslab cleanup --dry-run'");
 		return EXIT_RUNTIME;
 	}
+	/* The owners of each kind of resource know how to undo it. */
+	fs_register_undo();
+	trace_register_undo();
 	return state_cleanup(dry_run, verbose) ? EXIT_RUNTIME : EXIT_OK;
 }

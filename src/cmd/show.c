@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "output/csv.h"
 #include "output/json.h"
+#include "output/runreport.h"
 #include "store/store.h"
 #include "util/util.h"
 #include "workloads/registry.h"
@@ -166,6 +167,7 @@ static int print_text(const struct run_rec *r)
 	print_header(stdout, r);
 	for (size_t i = 0; i < r->nr_wlruns; i++)
 		print_wlrun(stdout, r, &r->wlruns[i]);
+	runreport_print(stdout, r);
 	if (r->status && !strcmp(r->status, "incomplete"))
 		print_unfinished(stdout, r);
 	if (fflush(stdout))

@@ -546,7 +546,7 @@ static int run_op(struct worker *w, enum ffsb_op op)
 		slot_name(s, (uint32_t)id, name, sizeof(name));
 		what = "create";
 		fd = openat(s->data_fd, name, O_WRONLY | O_CREAT | O_TRUNC |
-			    O_CLOEXEC | w->run->oflags, 0644);
+			    O_NOFOLLOW | O_CLOEXEC | w->run->oflags, 0644);
 		if (fd < 0)
 			break;
 		what = "write";
@@ -790,7 +790,7 @@ static int setup_set(struct fset *s, struct phase *ph, struct pyrand *rng,
 		id = slot_new(s);
 		slot_name(s, id, name, sizeof(name));
 		fd = openat(s->data_fd, name, O_WRONLY | O_CREAT | O_TRUNC |
-			    O_CLOEXEC, 0644);
+			    O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			phase_fail(ph, "cannot create '%s/data/%s': %s",
 				   s->dir, name, strerror(errno));
