@@ -51,21 +51,33 @@ int par_node_of(int rank)
 	return rank >= 0 && rank < par_size() ? node_of[rank] : -1;
 }
 
-int par_same_node_peers(long long k)
+int par_same_node_peers_of(const int *node, int n, long long k)
 {
-	int n = par_size(), same = 0;
+	int same = 0;
 
 	for (int r = 0; r < n && n > 1; r++)
-		same += par_node_of(r) == par_node_of(par_peer(r, k, n));
+		same += node[r] == node[par_peer(r, k, n)];
 	return same;
+}
+
+int par_cross_node_shift_of(const int *node, int n)
+{
+	for (int k = 1; k < n; k++)
+		if (!par_same_node_peers_of(node, n, k))
+			return k;
+	return 0;
+}
+
+int par_same_node_peers(long long k)
+{
+	hosts_alone();
+	return par_same_node_peers_of(node_of, par_size(), k);
 }
 
 int par_cross_node_shift(void)
 {
-	for (int k = 1; k < par_size(); k++)
-		if (!par_same_node_peers(k))
-			return k;
-	return 0;
+	hosts_alone();
+	return par_cross_node_shift_of(node_of, par_size());
 }
 
 void par_reorder_note(FILE *out, const char *prefix, long long k)
