@@ -88,6 +88,15 @@ on() {
 	nsenter -t "$pid" -n -m -u -- "$@"
 }
 
+# on, in place of this shell: a timeout's signal reaches the command.
+exec_on() {
+	holder_ok "$1" || die "host $1 is not up"
+	local pid
+	pid=$(holder "$1")
+	shift
+	exec nsenter -t "$pid" -n -m -u -- "$@"
+}
+
 # A holder: setsid'd sleep in new namespaces; its pid and namespace ids
 # are recorded so teardown finds it and everything that joined it.
 new_holder() {
@@ -314,11 +323,11 @@ down) down ;;
 exec)
 	h=$1
 	shift
-	on "$h" "$@"
+	exec_on "$h" "$@"
 	;;
 mpirun)
 	# mpirun runs on the first host (its orteds reach it over eth0).
-	on c1 env FSLAB_CLUSTER="$C" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	exec_on c1 env FSLAB_CLUSTER="$C" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 		mpirun --hostfile "$C/hostfile" \
 		--mca plm_rsh_agent "$HERE/rsh-agent.sh" \
 		--mca plm_rsh_no_tree_spawn 1 \
