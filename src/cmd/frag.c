@@ -16,7 +16,7 @@
 #include "frag/frag.h"
 #include "fs/mount.h"
 #include "measure.h"
-#include "output/frag_text.h"
+#include "frag/text.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/util.h"

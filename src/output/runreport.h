@@ -13,4 +13,5 @@
 
 void runreport_print(FILE *out, const struct run_rec *run);
 
+
 #endif

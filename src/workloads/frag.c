@@ -15,10 +15,11 @@
 #include <string.h>
 
 #include "frag/frag.h"
-#include "output/frag_text.h"
+#include "frag/text.h"
 #include "util/util.h"
 #include "workloads/frag.h"
 #include "workloads/registry.h"
+#include "workloads/repmean.h"
 
 #define OFF(f) offsetof(struct frag_wl_opts, f)
 static const struct opt frag_opt_table[] = {
@@ -148,11 +149,12 @@ static void frag_report(FILE *out, const struct run_rec *run,
 	}
 }
 
-/* A figure of a configuration's surveys, the mean over its repetitions. */
+/* A figure of a configuration's surveys: the mean over its repetitions. */
 static double group_value(const struct cmp_group *g, const char *name)
 {
-	double sum = 0;
-	int n = 0;
+	const char *unit = "";
+	double *v = xcalloc(g->nr_reps + 1, sizeof(*v)), mean;
+	size_t n = 0;
 
 	for (size_t r = 0; r < g->nr_reps; r++)
 		for (size_t i = 0; i < g->reps[r]->nr_phases; i++) {
@@ -160,12 +162,14 @@ static double group_value(const struct cmp_group *g, const char *name)
 			const struct metric *m = phase_rec_metric(p, name);
 
 			if (!strcmp(p->name, "survey") && p->status ==
-			    PHASE_OK && m) {
-				sum += m->value;
-				n++;
+			    PHASE_OK && m && n < g->nr_reps) {
+				v[n++] = m->value;
+				unit = m->unit;
 			}
 		}
-	return n ? sum / n : NAN;
+	mean = n ? wl_rep_mean(v, n, unit) : NAN;
+	free(v);
+	return mean;
 }
 
 static double extents_per_file(const struct cmp_group *g)

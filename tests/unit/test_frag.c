@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "frag/frag.h"
-#include "output/frag_text.h"
+#include "frag/text.h"
 #include "util/util.h"
 
 #define K 1024ULL

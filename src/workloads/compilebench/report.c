@@ -17,6 +17,7 @@
 #include "model/treemodel.h"
 #include "util/util.h"
 #include "util/verify.h"
+#include "workloads/repmean.h"
 
 const struct kind_info cb_kinds[K_NR] = {
 	{ "initial-create", "intial create", false },
@@ -90,30 +91,6 @@ void cb_report(FILE *out, const struct run_rec *run,
 		print_stat(out, &st[k], &cb_kinds[k]);
 }
 
-/*
- * The mean over repetitions of one per-repetition figure, by the rule
- * `fslab compare` applies to the same stored metric: a rate (MB/s) is
- * averaged harmonically when every repetition's is positive (total work
- * over total time), anything else arithmetically.  So the "Average"
- * blocks, the summary rows of compare's tables and its JSON agree.
- */
-static double cb_rep_mean(const double *x, size_t n, bool rate)
-{
-	double sum = 0, inv = 0;
-	bool pos = rate;
-
-	if (!n)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		sum += x[i];
-		if (x[i] > 0)
-			inv += 1 / x[i];
-		else
-			pos = false;
-	}
-	return pos ? (double)n / inv : sum / (double)n;
-}
-
 static bool rep_unfinished(const struct wlrun_rec *wr)
 {
 	return wr->status && strcmp(wr->status, "complete") &&
@@ -161,10 +138,13 @@ static void cb_average(const struct cmp_group *g, struct cb_average *a)
 		}
 		if (!m)
 			continue;
-		a->k[k].runs = (int)(cb_rep_mean(runs, m, false) + 0.5);
-		a->k[k].sum = cb_rep_mean(avg, m, !cb_kinds[k].seconds);
-		a->k[k].user = cb_rep_mean(user, m, false);
-		a->k[k].sys = cb_rep_mean(sys, m, false);
+		/* the units the summary phase stores them with */
+		a->k[k].runs = (int)(wl_rep_mean(runs, m, "runs") +
+				     0.5);
+		a->k[k].sum = wl_rep_mean(avg, m, cb_kinds[k].seconds ?
+						 "s" : "MiB/s");
+		a->k[k].user = wl_rep_mean(user, m, "s");
+		a->k[k].sys = wl_rep_mean(sys, m, "s");
 	}
 	free(avg);
 	free(user);
@@ -176,8 +156,8 @@ static void cb_average(const struct cmp_group *g, struct cb_average *a)
  * compilebench's "Average NAME results" of the mailing-list comparisons,
  * one block per configuration, each line in compilebench's own summary
  * format: per repetition compilebench's average, then the mean of those
- * over the complete repetitions (cb_rep_mean).  A repetition that did
- * not complete is left out and named in the heading.
+ * over the complete repetitions (wl_rep_mean).  A repetition
+ * that did not complete is left out and named in the heading.
  */
 static void print_average(FILE *out, const struct cmp_group *g)
 {

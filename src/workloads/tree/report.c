@@ -24,6 +24,7 @@
 #include "model/tarball.h"
 #include "model/treemodel.h"
 #include "util/util.h"
+#include "workloads/repmean.h"
 
 /* ---- the report ---- */
 
@@ -89,46 +90,40 @@ static size_t collect_rows(const struct cmp_group *g, size_t ng,
 
 /*
  * The mean over a group's complete phases of a figure of the row's phase
- * (NULL: the wall time, "@user"/"@sys": the CPU times), by the rule
- * `compare` applies: rates ("/s") harmonically when all are positive,
- * everything else arithmetically.  < 0: none.
+ * (NULL: the wall time, "@user"/"@sys": the CPU times), by the one rule
+ * of wl_rep_mean (rates harmonically).  < 0: none.
  */
 static double group_mean(const struct cmp_group *g, const struct row *k,
 			 const char *metric)
 {
-	bool rate = metric && strstr(metric, "/s") &&
-		    !strcmp(metric + strlen(metric) - 2, "/s");
-	double sum = 0, inv = 0;
-	int n = 0;
+	const char *unit = "s";
+	double *v = NULL, mean;
+	size_t n = 0, alloc = 0;
 
 	for (size_t j = 0; j < g->nr_reps; j++)
 		for (size_t i = 0; i < g->reps[j]->nr_phases; i++) {
 			const struct phase_rec *p = &g->reps[j]->phases[i];
-			const struct metric *m;
-			double v;
+			const struct metric *m = NULL;
 
 			if (p->status != PHASE_OK || !same_key(p, k))
 				continue;
-			if (!metric)
-				v = secs(p->m.wall_ns);
-			else if (!strcmp(metric, "@user"))
-				v = secs(p->m.user_ns);
-			else if (!strcmp(metric, "@sys"))
-				v = secs(p->m.sys_ns);
-			else if ((m = phase_rec_metric(p, metric)))
-				v = m->value;
-			else
+			if (metric && metric[0] != '@' &&
+			    !(m = phase_rec_metric(p, metric)))
 				continue;
-			sum += v;
-			if (v > 0)
-				inv += 1 / v;
-			else
-				rate = false;
-			n++;
+			ALLOC_GROW(v, n + 1, alloc);
+			if (m) {
+				v[n++] = m->value;
+				unit = m->unit;
+			} else if (!metric) {
+				v[n++] = secs(p->m.wall_ns);
+			} else {
+				v[n++] = secs(strcmp(metric, "@user") ?
+					      p->m.sys_ns : p->m.user_ns);
+			}
 		}
-	if (!n)
-		return -1;
-	return rate ? n / inv : sum / n;
+	mean = n ? wl_rep_mean(v, n, unit) : -1;
+	free(v);
+	return mean;
 }
 
 /* A configuration with a repetition that did not complete: marked. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * frag_text.c - the text report of `fslab frag`.  The first part copies
+ * text.c - the text report of `fslab frag`.  The first part copies
  * the layout of the histogram in the getdents mail line for line; the
  * rest (layout score, runs per file, locality, worst files, what could
  * not be scanned) follows in the same '|' table style.
@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "output/frag_text.h"
+#include "frag/text.h"
 
 #include "util/util.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * frag_text.h - a fragmentation survey as the text table of the getdents
+ * text.h - a fragmentation survey as the text table of the getdents
  * mail (so results can be set side by side with it), followed by what
  * fslab measures beyond filefrag.
  */
