@@ -41,8 +41,10 @@ static const char usage_text[] =
 	"                        (see 'fslab list' for workloads and options)\n"
 	"  -n, --repeat N        repetitions per target (default 1; with\n"
 	"                        --until-cov the minimum)\n"
-	"      --order MODE      interleaved (A B A B, default) or blocked\n"
-	"                        (A A B B)\n"
+	"      --order MODE      balanced (default: each repetition runs the\n"
+	"                        targets in another order, every target in\n"
+	"                        every position equally often), fixed\n"
+	"                        (A B A B) or blocked (A A B B)\n"
 	"      --reuse           run every repetition on the same filesystem\n"
 	"                        instead of a freshly made one\n"
 	"      --until-cov P     add repetitions until the key metric's\n"
@@ -248,10 +250,14 @@ int cmd_run(int argc, char **argv)
 			cfg.destroy_data = optarg;
 			break;
 		case O_ORDER:
+			/* "interleaved" is the old name of fixed */
 			if (!strcmp(optarg, "blocked"))
 				cfg.blocked = true;
-			else if (strcmp(optarg, "interleaved"))
-				usage_die("--order is 'interleaved' or "
+			else if (!strcmp(optarg, "fixed") ||
+				 !strcmp(optarg, "interleaved"))
+				cfg.fixed_order = true;
+			else if (strcmp(optarg, "balanced"))
+				usage_die("--order is 'balanced', 'fixed' or "
 					  "'blocked', not '%s'", optarg);
 			break;
 		case O_REUSE:

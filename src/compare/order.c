@@ -79,3 +79,51 @@ void order_for_rep(enum target_order o, size_t n, uint64_t seed, size_t rep,
 	}
 	free(perm);
 }
+
+size_t order_pos(enum target_order o, size_t n, uint64_t seed, size_t rep,
+		 size_t target)
+{
+	size_t *out = xcalloc(n + 1, sizeof(*out)), pos = 0;
+
+	order_for_rep(o, n, seed, rep, out);
+	for (size_t p = 0; p < n; p++)
+		if (out[p] == target)
+			pos = p;
+	free(out);
+	return pos;
+}
+
+void order_print_run(FILE *out, const struct run_rec *r)
+{
+	int max_rep = -1;
+
+	if (!r->target_order)
+		return;
+	for (size_t j = 0; j < r->nr_wlruns; j++)
+		if (r->wlruns[j].pos >= 0 && r->wlruns[j].rep > max_rep)
+			max_rep = r->wlruns[j].rep;
+	fprintf(out, "target order: %s", r->target_order);
+	if (max_rep < 0 || r->nr_targets < 2) {
+		fputc('\n', out);
+		return;
+	}
+	for (int rep = 0; rep <= max_rep; rep++) {
+		int max_pos = -1;
+
+		fprintf(out, "; rep %d:", rep);
+		for (size_t j = 0; j < r->nr_wlruns; j++)
+			if (r->wlruns[j].rep == rep &&
+			    r->wlruns[j].pos > max_pos)
+				max_pos = r->wlruns[j].pos;
+		for (int pos = 0; pos <= max_pos; pos++) {
+			const struct target_rec *t = NULL;
+
+			for (size_t j = 0; j < r->nr_wlruns && !t; j++)
+				if (r->wlruns[j].rep == rep &&
+				    r->wlruns[j].pos == pos)
+					t = run_rec_target(r, &r->wlruns[j]);
+			fprintf(out, " %s", t && t->name ? t->name : "?");
+		}
+	}
+	fputc('\n', out);
+}

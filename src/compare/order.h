@@ -23,6 +23,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "result.h"
 
 enum target_order {
 	ORDER_BALANCED = 0,
@@ -40,5 +43,13 @@ size_t order_cycle(size_t n);
  * rep (from 0). */
 void order_for_rep(enum target_order o, size_t n, uint64_t seed, size_t rep,
 		   size_t *out);
+
+/* The position (from 0) of target in repetition rep's order. */
+size_t order_pos(enum target_order o, size_t n, uint64_t seed, size_t rep,
+		 size_t target);
+
+/* "target order: balanced; rep 0: A B; rep 1: B A" from what a run
+ * stored; nothing for runs older than the order (no mode stored). */
+void order_print_run(FILE *out, const struct run_rec *r);
 
 #endif
