@@ -70,6 +70,8 @@ struct cmp_group {
 	const struct run_rec *run;          /* the run the reps belong to */
 	const struct wlrun_rec *const *reps; /* same workload, one per rep */
 	size_t nr_reps;
+	/* The run of each rep (a TAG may name several runs); NULL: run. */
+	const struct run_rec *const *rep_runs;
 };
 
 struct workload {

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "compare/compare.h"
 #include "compare/load.h"
+#include "compare/session.h"
 #include "output/chart.h"
 #include "output/html.h"
 #include "util/util.h"
@@ -22,6 +23,7 @@ static const char report_usage[] =
 	"usage: fslab report [RUN|TAG...] -o FILE [--db PATH] "
 	"[--metric NAME]\n"
 	"                    [--phase NAME] [--all] [--min-change PCT]\n"
+	"                    [--min-wall MS] [--allow-option-mismatch]\n"
 	"\n"
 	"Write the comparison of 'fslab compare' (same arguments) as one\n"
 	"self-contained HTML file: tables, bar charts of the means with\n"
@@ -35,6 +37,9 @@ static const char report_usage[] =
 	"  --phase NAME         only phases matching NAME (a glob)\n"
 	"  --all                every metric, not just the default ones\n"
 	"  --min-change PCT     practical threshold in % (default 2)\n"
+	"  --min-wall MS        too-short-to-judge floor (default 50)\n"
+	"  --allow-option-mismatch  report runs whose workload options "
+	"differ\n"
 	"  -h, --help           show this help\n";
 
 static char *report_title(const struct cmp_input *in)
@@ -42,70 +47,57 @@ static char *report_title(const struct cmp_input *in)
 	size_t len = 0;
 	char *s;
 
-	for (size_t i = 0; i < in->nr; i++)
-		len += strlen(in->labels[i]) + 2;
+	for (size_t i = 0; i < in->nr_args; i++)
+		len += strlen(in->arg_labels[i]) + 2;
 	s = xmalloc(len + 32);
 	strcpy(s, "fslab report: ");
-	for (size_t i = 0; i < in->nr; i++) {
+	for (size_t i = 0; i < in->nr_args; i++) {
 		if (i)
 			strcat(s, ", ");
-		strcat(s, in->labels[i]);
+		strcat(s, in->arg_labels[i]);
 	}
 	return s;
 }
 
 static int write_report(const char *path, const struct cmp_input *in,
-			struct compare_opts *o)
+			struct compare_opts *o, bool allow_mismatch)
 {
-	const char **wls;
-	size_t nr_wls;
-	struct cmp_table *tabs;
-	struct cmp_group **groups;
-	size_t *ng;
 	struct html_section *secs;
-	char *title = report_title(in);
-	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct cmp_session s;
+	char *title;
+	FILE *out;
 	int rc = 0;
 
+	compare_session_build(in, o, &s);
+	for (size_t i = 0; i < s.nr && !allow_mismatch; i++)
+		if (s.tabs[i].option_mismatch) {
+			error("%s ran with different workload options: %s; "
+			      "pass --allow-option-mismatch to report anyway",
+			      s.tabs[i].workload, s.tabs[i].option_mismatch);
+			compare_session_release(&s);
+			return -2;
+		}
+	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!out) {
 		error_errno("cannot create '%s'", path);
-		free(title);
+		compare_session_release(&s);
 		return -1;
 	}
-	wls = compare_workloads((const struct run_rec *const *)in->runs,
-				in->nr, &nr_wls);
-	tabs = xcalloc(nr_wls + 1, sizeof(*tabs));
-	groups = xcalloc(nr_wls + 1, sizeof(*groups));
-	ng = xcalloc(nr_wls + 1, sizeof(*ng));
-	secs = xcalloc(nr_wls + 1, sizeof(*secs));
-	for (size_t i = 0; i < nr_wls; i++) {
-		const struct workload *wl = wl_find(wls[i]);
-
-		o->key_metrics = wl ? wl->key_metrics : NULL;
-		groups[i] = compare_groups(
-			(const struct run_rec *const *)in->runs,
-			(const char *const *)in->labels, in->nr, wls[i],
-			&ng[i]);
-		compare_build(wls[i], groups[i], ng[i], o, &tabs[i]);
-		secs[i].table = &tabs[i];
-		secs[i].groups = groups[i];
+	title = report_title(in);
+	secs = xcalloc(s.nr + 1, sizeof(*secs));
+	for (size_t i = 0; i < s.nr; i++) {
+		secs[i].table = &s.tabs[i];
+		secs[i].groups = s.groups[i];
 	}
-	if (html_write_report(out, title, secs, nr_wls, o))
+	if (html_write_report(out, title, secs, s.nr, o))
 		rc = -1;
 	if (out != stdout) {
 		if (ferror(out) | fclose(out))
 			rc = error("cannot write '%s': %s", path,
 				   strerror(errno));
 	}
-	for (size_t i = 0; i < nr_wls; i++) {
-		compare_table_release(&tabs[i]);
-		compare_groups_free(groups[i], ng[i]);
-	}
-	free(tabs);
-	free(groups);
-	free(ng);
+	compare_session_release(&s);
 	free(secs);
-	free(wls);
 	free(title);
 	return rc;
 }
@@ -119,13 +111,17 @@ int cmd_report(int argc, char **argv)
 		{ "phase", required_argument, NULL, 'p' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "min-change", required_argument, NULL, 'c' },
+		{ "min-wall", required_argument, NULL, 'W' },
+		{ "allow-option-mismatch", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = NULL, *output = NULL;
 	struct compare_opts o;
 	struct cmp_input in;
+	bool allow_mismatch = false;
 	char *end;
+	double ms;
 	int c, rc;
 
 	compare_opts_init(&o);
@@ -154,6 +150,16 @@ int cmd_report(int argc, char **argv)
 				usage_die("--min-change wants a percentage, "
 					  "not '%s'", optarg);
 			break;
+		case 'W':
+			ms = strtod(optarg, &end);
+			if (end == optarg || *end || !(ms >= 0))
+				usage_die("--min-wall wants milliseconds, "
+					  "not '%s'", optarg);
+			o.min_wall_s = ms / 1e3;
+			break;
+		case 'M':
+			allow_mismatch = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return EXIT_OK;
@@ -169,7 +175,8 @@ int cmd_report(int argc, char **argv)
 		usage_die("report needs -o FILE; see 'fslab report -h'");
 	if (cmp_input_load(db, argv + optind, (size_t)(argc - optind), &in))
 		return EXIT_RUNTIME;
-	rc = write_report(output, &in, &o) ? EXIT_RUNTIME : EXIT_OK;
+	rc = write_report(output, &in, &o, allow_mismatch);
+	rc = rc == -2 ? EXIT_USAGE : rc ? EXIT_RUNTIME : EXIT_OK;
 	chart_cleanup();
 	cmp_input_release(&in);
 	return rc;
