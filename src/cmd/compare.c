@@ -452,6 +452,7 @@ static void print_no_verdicts(FILE *out, const struct cmp_table *t,
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		const struct cmp_row *row = &t->rows[i];
 		bool short_row = false, dup = false;
+		const char *name;
 		double w = 0;
 
 		if (longf ? !row->shown : !compact_row(o, row))
@@ -460,11 +461,12 @@ static void print_no_verdicts(FILE *out, const struct cmp_table *t,
 			short_row |= row->d[g].verdict == CMP_SHORT;
 			few |= row->d[g].verdict == CMP_NA;
 		}
+		name = row->wall_phase ? row->wall_phase : row->phase;
 		for (size_t k = 0; k < nseen; k++)
-			dup |= !strcmp(seen[k], row->phase);
+			dup |= !strcmp(seen[k], name);
 		if (!short_row || dup)
 			continue;
-		seen[nseen++] = row->phase;
+		seen[nseen++] = name;
 		for (size_t g = 0; g < t->nr_groups; g++)
 			if (isfinite(row->st[g].wall_s))
 				w = fmax(w, row->st[g].wall_s);
@@ -473,7 +475,7 @@ static void print_no_verdicts(FILE *out, const struct cmp_table *t,
 				"phase below %.0f ms):\n",
 				1e3 * o->min_wall_s);
 		any_short = true;
-		fprintf(out, "  %s: %.1f ms\n", row->phase, 1e3 * w);
+		fprintf(out, "  %s: %.1f ms\n", name, 1e3 * w);
 	}
 	if (any_short)
 		fprintf(out, "  give the workload more work (files=, runs=, "

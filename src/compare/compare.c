@@ -507,7 +507,8 @@ static double instance_wall(const struct wlrun_rec *w, const char *phase,
  * work itself (compilebench's summary/create.avg), the phase it names
  * before the dot.  NaN: no floor applies.
  */
-static double rep_wall(const struct wlrun_rec *w, const struct cmp_row *row)
+static double rep_wall(const struct wlrun_rec *w, const struct cmp_row *row,
+		       char **used)
 {
 	const char *dot = strchr(row->metric, '.');
 	double wall;
@@ -515,17 +516,23 @@ static double rep_wall(const struct wlrun_rec *w, const struct cmp_row *row)
 	char *named;
 
 	wall = instance_wall(w, row->phase, &work);
-	if (work)
+	if (work) {
+		if (used && !*used)
+			*used = xstrdup(row->phase);
 		return wall;
+	}
 	if (!dot)
 		return NAN;
 	named = xstrndup(row->metric, (size_t)(dot - row->metric));
 	wall = instance_wall(w, named, &work);
-	free(named);
+	if (work && used && !*used)
+		*used = named;
+	else
+		free(named);
 	return work ? wall : NAN;
 }
 
-static void collect(const struct cmp_row *row, const struct cmp_group *g,
+static void collect(struct cmp_row *row, const struct cmp_group *g,
 		    struct cmp_stat *st)
 {
 	size_t alloc = 0, ialloc = 0, nw = 0;
@@ -559,7 +566,7 @@ static void collect(const struct cmp_row *row, const struct cmp_group *g,
 		}
 		free(v);
 		free(wall);
-		rw = k ? rep_wall(w, row) : NAN;
+		rw = k ? rep_wall(w, row, &row->wall_phase) : NAN;
 		if (isfinite(rw)) {
 			wsum += rw;
 			nw++;
@@ -1097,6 +1104,7 @@ void compare_table_release(struct cmp_table *t)
 		free(row->phase);
 		free(row->metric);
 		free(row->unit);
+		free(row->wall_phase);
 	}
 	free(t->rows);
 	for (size_t d = 0; d < t->nr_diffs; d++) {

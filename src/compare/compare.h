@@ -126,6 +126,8 @@ struct cmp_row {
 	bool traced;             /* a block-trace figure of a key phase */
 	bool shown;              /* selected by the options */
 	bool hmean;              /* mean is harmonic */
+	char *wall_phase;        /* whose wall time the too-short floor
+				  * judged (see compare_build), or NULL */
 	struct cmp_stat *st;     /* [nr_groups] */
 	struct cmp_delta *d;     /* [nr_groups]; d[0] compares with itself */
 };
