@@ -29,8 +29,9 @@ static const char compare_usage[] =
 	"                     [--metric NAME] [--phase NAME] [--all]\n"
 	"                     [--min-change PCT] [--min-wall MS] "
 	"[--adjust holm|bh|none]\n"
-	"                     [--fail-on-regression] "
-	"[--allow-option-mismatch]\n"
+	"                     [--alpha LEVEL]"
+	" [--fail-on-regression]\n"
+	"                     [--allow-option-mismatch]\n"
 	"\n"
 	"Compare configurations.  With no argument or one RUN|TAG, the\n"
 	"targets of that run (default: the latest) against its first "
@@ -38,9 +39,9 @@ static const char compare_usage[] =
 	"with several, each RUN|TAG is one configuration and targets are\n"
 	"matched by name (ext4 with ext4); a TAG naming several runs pools\n"
 	"their repetitions.  The repetition is the sample: each phase gives\n"
-	"one figure per repetition.  A change is significant when Welch's\n"
-	"t-test p, Holm-adjusted over the key metrics tested, is < 0.05 and\n"
-	"the change is at least --min-change.\n"
+	"one figure per repetition.  A change is significant when the\n"
+	"t-test p of the log ratio, Holm-adjusted over the key metrics\n"
+	"tested, is < --alpha and the change is at least --min-change.\n"
 	"\n"
 	"  --db PATH            results database (default: "
 	"$XDG_DATA_HOME/fslab/results.db)\n"
@@ -55,6 +56,7 @@ static const char compare_usage[] =
 	"  --min-wall MS        phases shorter than this (mean wall time)\n"
 	"                       are too short to judge (default 50)\n"
 	"  --adjust METHOD      holm (default), bh or none\n"
+	"  --alpha LEVEL        significance level (default 0.05)\n"
 	"  --fail-on-regression exit 3 when a key metric regressed "
 	"significantly\n"
 	"  --allow-option-mismatch  compare runs whose workload options\n"
@@ -754,7 +756,8 @@ static int print_json(const struct cmp_session *s, const struct cmp_input *in,
 
 int cmd_compare(int argc, char **argv)
 {
-	enum { O_LONG = 256, O_MIN_WALL, O_ADJUST, O_ALLOW_MISMATCH };
+	enum { O_LONG = 256, O_MIN_WALL, O_ADJUST, O_ALLOW_MISMATCH,
+	       O_ALPHA };
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
@@ -765,6 +768,7 @@ int cmd_compare(int argc, char **argv)
 		{ "min-change", required_argument, NULL, 'c' },
 		{ "min-wall", required_argument, NULL, O_MIN_WALL },
 		{ "adjust", required_argument, NULL, O_ADJUST },
+		{ "alpha", required_argument, NULL, O_ALPHA },
 		{ "fail-on-regression", no_argument, NULL, 'F' },
 		{ "allow-option-mismatch", no_argument, NULL,
 		  O_ALLOW_MISMATCH },
@@ -816,6 +820,13 @@ int cmd_compare(int argc, char **argv)
 				usage_die("--min-wall wants milliseconds, "
 					  "not '%s'", optarg);
 			o.min_wall_s = ms / 1e3;
+			break;
+		case O_ALPHA:
+			o.alpha = strtod(optarg, &end);
+			if (end == optarg || *end ||
+			    !(o.alpha > 0 && o.alpha < 1))
+				usage_die("--alpha wants a level in (0, 1), "
+					  "not '%s'", optarg);
 			break;
 		case O_ADJUST:
 			if (!strcmp(optarg, "holm"))

@@ -646,8 +646,14 @@ static void against(const struct cmp_row *row, const struct cmp_stat *base,
 	d->pct = 100.0 * (r - 1.0);
 	d->pct_lo = 100.0 * (lo - 1.0);
 	d->pct_hi = 100.0 * (hi - 1.0);
-	ttest_welch(&a, &b, o->alpha, &w);
-	d->p = w.p;
+	/* Positive means: the log-ratio test, consistent with the interval;
+	 * otherwise Welch's test of the difference. */
+	if (isfinite(d->se_log)) {
+		d->p = ttest_log_ratio_p(d->ratio, d->se_log, d->df);
+	} else {
+		ttest_welch(&a, &b, o->alpha, &w);
+		d->p = w.p;
+	}
 	d->p_adj = d->mdc_pct = NAN;
 	d->significant = false;
 	d->tested = false;

@@ -29,7 +29,12 @@
  * interval with Welch-Satterthwaite df (ttest_ratio_ci_log), or the
  * linear delta method when a mean is not positive.
  *
- * Tests: Welch's t-test per row (raw p); then, over one family, Holm's
+ * Tests: per row (raw p) the log-ratio test belonging to that interval
+ * (ttest_log_ratio_p: t = log ratio / its SE, Welch-Satterthwaite df;
+ * under "no change" this is Welch's test on the relative scale), or
+ * Welch's t-test of the difference when a mean is not positive; so a
+ * verdict never contradicts the change's interval.  Then, over one
+ * family, Holm's
  * step-down adjustment (or BH with --adjust bh).  The deciding family is
  * every key metric tested in the invocation (all workloads, target names
  * and configurations), because --fail-on-regression makes one decision

@@ -162,3 +162,19 @@ double ttest_mdc(double se, double df, double alpha, double power)
 		return NAN;
 	return (ttest_tcrit(alpha, df) + gsl_cdf_tdist_Pinv(power, df)) * se;
 }
+
+double ttest_log_ratio_p(double ratio, double se_log, double df)
+{
+	double t;
+
+	if (!(ratio > 0) || !isfinite(ratio) || !(se_log >= 0))
+		return NAN;
+	if (se_log == 0)
+		return ratio == 1 ? 1.0 : 0.0;
+	if (!(df > 0) || !isfinite(df))
+		return NAN;
+	t = fabs(log(ratio)) / se_log;
+	if (!isfinite(t))
+		return NAN;
+	return fmin(1.0, 2.0 * gsl_cdf_tdist_Q(t, df));
+}

@@ -86,6 +86,17 @@ int ttest_ratio_ci_log(const struct ttest_sample *a,
 		       double *df);
 
 /*
+ * Two-sided p-value of "ratio = 1" from ttest_ratio_ci_log()'s log ratio,
+ * its standard error and df: the test whose acceptance region is that
+ * interval, so the verdict and the interval never disagree.  Under the
+ * null (equal means) it is Welch's test on the relative scale; against
+ * a large change it does not lose power to the spread of the slower
+ * side's absolute values.  1 when se_log is 0 and the ratio 1, 0 when
+ * se_log is 0 and the ratio not; NaN when unusable.
+ */
+double ttest_log_ratio_p(double ratio, double se_log, double df);
+
+/*
  * Minimum detectable change of a two-sided level-alpha test with the
  * given power, for an effect whose estimate has standard error se and
  * df degrees of freedom: (t_{1-alpha/2, df} + t_{power, df}) * se (the

@@ -153,6 +153,29 @@ static void test_mean_log_finite(void **state)
 	assert_int_equal(ttest_mean_ci_log(&s, 0.05, &lo, &hi), -1);
 }
 
+/* The log-ratio test is the interval's test: at level p the interval
+ * just reaches 1. */
+static void test_log_ratio_p(void **state)
+{
+	struct ttest_sample a = { 6, 10, 1 }, b = { 6, 12, 1.2 };
+	double r, lo, hi, se, df, p;
+	(void)state;
+
+	assert_int_equal(ttest_ratio_ci_log(&a, &b, 0.05, &r, &lo, &hi, &se,
+					    &df), 0);
+	p = ttest_log_ratio_p(r, se, df);
+	assert_true(p > 0 && p < 0.05);
+	assert_int_equal(ttest_ratio_ci_log(&a, &b, p, &r, &lo, &hi, NULL,
+					    NULL), 0);
+	near(lo, 1.0, 1e-9);
+	/* symmetric in the direction of the change */
+	near(ttest_log_ratio_p(1 / r, se, df), p, 1e-12);
+	near(ttest_log_ratio_p(1.0, se, df), 1.0, 1e-12);
+	near(ttest_log_ratio_p(1.0, 0, NAN), 1.0, 0);
+	near(ttest_log_ratio_p(2.0, 0, NAN), 0.0, 0);
+	assert_true(isnan(ttest_log_ratio_p(-1, se, df)));
+}
+
 static void test_mdc(void **state)
 {
 	(void)state;
@@ -171,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_sleep_welch),
 		cmocka_unit_test(test_ratio_log),
 		cmocka_unit_test(test_mean_log_finite),
+		cmocka_unit_test(test_log_ratio_p),
 		cmocka_unit_test(test_mdc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
