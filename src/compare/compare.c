@@ -505,7 +505,7 @@ static double instance_wall(const struct wlrun_rec *w, const char *phase,
  * The wall time that says whether a row's figure is long enough to
  * judge: its phase's, or, for a figure of a bookkeeping phase that did no
  * work itself (compilebench's summary/create.avg), the phase it names
- * before the dot.  NaN: no floor applies.
+ * before the dot when there is one.  *used gets that phase's name.
  */
 static double rep_wall(const struct wlrun_rec *w, const struct cmp_row *row,
 		       char **used)
@@ -521,15 +521,25 @@ static double rep_wall(const struct wlrun_rec *w, const struct cmp_row *row,
 			*used = xstrdup(row->phase);
 		return wall;
 	}
-	if (!dot)
-		return NAN;
-	named = xstrndup(row->metric, (size_t)(dot - row->metric));
-	wall = instance_wall(w, named, &work);
-	if (work && used && !*used)
-		*used = named;
-	else
+	if (dot) {
+		double nw;
+		bool nwork;
+
+		named = xstrndup(row->metric, (size_t)(dot - row->metric));
+		nw = instance_wall(w, named, &nwork);
+		if (nwork) {
+			if (used && !*used)
+				*used = named;
+			else
+				free(named);
+			return nw;
+		}
 		free(named);
-	return work ? wall : NAN;
+	}
+	/* a phase timed for itself (fsck): its own wall time */
+	if (used && !*used)
+		*used = xstrdup(row->phase);
+	return wall;
 }
 
 static void collect(struct cmp_row *row, const struct cmp_group *g,
