@@ -31,6 +31,7 @@
 #include "util/pyrand.h"
 #include "par.h"
 #include "util/util.h"
+#include "util/version.h"
 #include "util/verify.h"
 #include "workloads/registry.h"
 
@@ -1755,7 +1756,7 @@ const struct workload wl_bonnie = {
 	.phases = bon_phase_names,
 	/* One scratch file and file-test tree per rank, like bonnie++ -p;
 	 * the phases depend only on the options, so ranks stay aligned. */
-	.flags = WL_MPI_AWARE,
+	.flags = WL_MPI_AWARE | WL_VERIFY,
 	.opts = bon_opt_table,
 	.opts_size = sizeof(struct bon_opts),
 	.check = bon_check,

@@ -21,6 +21,7 @@
 
 #include "cb/cbstate.h"
 #include "model/treemodel.h"
+#include "util/defaults.h"
 #include "util/util.h"
 #include "util/verify.h"
 #include "workloads/registry.h"
@@ -72,8 +73,8 @@ static const struct opt cb_opt_table[] = {
 	  fill_values },
 	{ "compat", OPT_ENUM, OFF(compat), "py3", "compilebench flavour",
 	  0, 0, compat_values },
-	{ "seed", OPT_INT, OFF(seed), "555", "random.Random() seed",
-	  0, LLONG_MAX, NULL },
+	{ "seed", OPT_INT, OFF(seed), FSLAB_STR(FSLAB_DEFAULT_SEED),
+	  "random.Random() seed", 0, LLONG_MAX, NULL },
 	OPT_END,
 };
 
@@ -958,7 +959,7 @@ const struct workload wl_compilebench = {
 	.phases = cb_phase_names,
 	/* Every rank draws the same op sequence from the same seed, in its
 	 * own rank directory, so phases line up across ranks. */
-	.flags = WL_MPI_AWARE,
+	.flags = WL_MPI_AWARE | WL_VERIFY,
 	.opts = cb_opt_table,
 	.opts_size = sizeof(struct cb_opts),
 	.check = cb_check,

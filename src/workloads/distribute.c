@@ -2039,7 +2039,7 @@ const struct workload wl_distribute = {
 	.summary = "afdbench-like file distribution: produce, scan into "
 		   "pools, fan out, deliver (files/s, MiB/s)",
 	.phases = dist_phase_names,
-	.flags = 0,
+	.flags = WL_VERIFY,
 	.opts = dist_opt_table,
 	.opts_size = sizeof(struct dist_opts),
 	.check = dist_check_fn,
