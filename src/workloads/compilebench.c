@@ -79,7 +79,8 @@ static const struct opt cb_opt_table[] = {
 };
 
 static const char *const cb_phase_names[] = {
-	"native", "initial-create", "create", "patch", "compile", "clean",
+	"native-unpatched", "native-patched", "native-patched-compiled",
+	"initial-create", "create", "patch", "compile", "clean",
 	"read", "read-compiled", "delete", "delete-compiled", "stat",
 	"stat-compiled", "summary", NULL,
 };
@@ -608,7 +609,11 @@ static int native_pass(struct cb_run *r, enum cb_data d)
 	treemodel_init(&order);
 	treemodel_copy(&sorted, &r->sets.d[d]);
 	treemodel_sort(&sorted, treemodel_pathcmp);
-	w.ph = phase_begin(r->ctx, "native", data_label(d));
+	/* one phase name per pass: they write different trees, so their
+	 * figures must not pool (compare folds same-named instances) */
+	w.ph = phase_begin(r->ctx, d == CB_DATA_CLEAN ? "native-unpatched" :
+			   d == CB_DATA_PS ? "native-patched" :
+			   "native-patched-compiled", data_label(d));
 	ret = write_set(r, &w, name, &sorted, false, false);
 	ret = finish(r, &w, ret, &rec);
 	if (!ret && !w.stopped) {
