@@ -699,6 +699,50 @@ static void test_diffs_and_options(void **state)
 	run_rec_free(r);
 }
 
+/* Traced figures of a key phase join the key rows in the compact table
+ * (traced, shown); other trace counters and other phases do not. */
+static void test_traced_rows(void **state)
+{
+	static const char *const keys[] = { "read/MiB/s", NULL };
+	struct run_rec *r = make_run(&base, &base, 3);
+	struct compare_opts o;
+	struct cmp_table t;
+	(void)state;
+
+	for (size_t i = 0; i < r->nr_wlruns; i++) {
+		struct phase_rec *q = wlrun_rec_new_phase(&r->wlruns[i]);
+		/* after the append: the array may have moved */
+		struct phase_rec *p = &r->wlruns[i].phases[0];
+
+		phase_rec_add_metric(p, "trace.layout_score", 0.9, "ratio",
+				     BETTER_HIGHER);
+		phase_rec_add_metric(p, "trace.requests", 10, "requests",
+				     BETTER_NONE);
+		q->name = xstrdup("other");
+		q->m.wall_ns = 1000000000;
+		phase_rec_add_metric(q, "trace.layout_score", 0.5, "ratio",
+				     BETTER_HIGHER);
+	}
+	compare_opts_init(&o);
+	o.key_metrics = keys;
+	build(r, &o, &t);
+	for (size_t i = 0; i < t.nr_rows; i++) {
+		const struct cmp_row *w = &t.rows[i];
+		bool want = !strcmp(w->phase, "read") &&
+			    !strcmp(w->metric, "trace.layout_score");
+
+		assert_int_equal(w->traced, want);
+		if (want) {
+			assert_true(w->shown);
+			assert_false(w->key);
+		}
+	}
+	assert_true(compare_traced_metric("trace.lat_p99_ms"));
+	assert_false(compare_traced_metric("trace.requests"));
+	compare_table_release(&t);
+	run_rec_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -719,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_finite_intervals),
 		cmocka_unit_test(test_family_adjustment),
 		cmocka_unit_test(test_diffs_and_options),
+		cmocka_unit_test(test_traced_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
