@@ -71,7 +71,7 @@ FSLAB_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
 LIBS += -fsanitize=$(SANITIZE)
 endif
 
-SRCS   := $(sort $(wildcard src/*.c src/*/*.c))
+SRCS   := $(sort $(wildcard src/*.c src/*/*.c src/*/*/*.c))
 OBJS   := $(SRCS:%.c=$(BUILD)/%.o)
 LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))

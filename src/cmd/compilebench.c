@@ -11,11 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cb/cbstate.h"
 #include "cmd.h"
 #include "runner.h"
 #include "util/defaults.h"
 #include "util/util.h"
+#include "workloads/compilebench/cbstate.h"
 #include "workloads/registry.h"
 
 static const char usage_text[] =

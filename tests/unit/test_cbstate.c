@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb/cbstate.h"
+#include "workloads/compilebench/cbstate.h"
 #include "util/util.h"
 
 static struct cb_sets sets;
