@@ -3,9 +3,10 @@
  * compare.h - the statistics behind `fslab compare` and `fslab report`.
  * Pure: run records in, tables out; no store, no I/O.
  *
- * Configurations ("groups"): within one RUN|TAG, its targets, matched by
- * name (the repetitions of a target being the instances built for each
- * --repeat, and every run of a TAG that names several); across several
+ * Configurations ("groups"): within one RUN|TAG, its targets by
+ * command-line index (the repetitions of a target being the instances
+ * built for each --repeat, and those of every run of a TAG that names
+ * several: one tag, one command line); across several
  * RUN|TAG arguments, one comparison per target name present in more than
  * one of them (ext4 with ext4, xfs with xfs), each argument one group;
  * when no name is shared and every argument has one target, those are
