@@ -8,7 +8,6 @@
  * verdict; 80 columns) or, with --long, every statistic per metric.
  * The statistics are in src/compare/; this file only renders.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -23,45 +22,53 @@
 #include "util/util.h"
 #include "workloads/registry.h"
 
-static const char compare_usage[] =
-	"usage: fslab compare [RUN|TAG...] [--db PATH] "
-	"[--format text|json|csv] [--long]\n"
-	"                     [--metric NAME] [--phase NAME] [--all]\n"
-	"                     [--min-change PCT] [--min-wall MS] "
-	"[--adjust holm|bh|none]\n"
-	"                     [--alpha LEVEL]"
-	" [--fail-on-regression]\n"
-	"                     [--allow-option-mismatch]\n"
-	"\n"
-	"Compare configurations.  With no argument or one RUN|TAG, the\n"
-	"targets of that run (default: the latest) against its first "
-	"target;\n"
-	"with several, each RUN|TAG is one configuration and targets are\n"
-	"matched by name (ext4 with ext4); a TAG naming several runs pools\n"
-	"their repetitions.  The repetition is the sample: each phase gives\n"
-	"one figure per repetition.  A change is significant when the\n"
-	"t-test p of the log ratio, Holm-adjusted over the key metrics\n"
-	"tested, is < --alpha and the change is at least --min-change.\n"
-	"\n"
-	"  --db PATH            results database (default: "
-	"$XDG_DATA_HOME/fslab/results.db)\n"
-	"  --format FORMAT      text (the default), json or csv\n"
-	"  --long               every statistic per metric (n, sigma, CoV,\n"
-	"                       min, max, CIs, raw and adjusted p), and\n"
-	"                       MiB/s, files/s and wall_s of every phase\n"
-	"  --metric NAME        only metrics matching NAME (a glob)\n"
-	"  --phase NAME         only phases matching NAME (a glob)\n"
-	"  --all                every metric\n"
-	"  --min-change PCT     practical threshold in % (default 2)\n"
-	"  --min-wall MS        phases shorter than this (mean wall time)\n"
-	"                       are too short to judge (default 50)\n"
-	"  --adjust METHOD      holm (default), bh or none\n"
-	"  --alpha LEVEL        significance level (default 0.05)\n"
-	"  --fail-on-regression exit 3 when a key metric regressed "
-	"significantly\n"
-	"  --allow-option-mismatch  compare runs whose workload options\n"
-	"                       differ (refused otherwise, exit 2)\n"
-	"  -h, --help           show this help\n";
+struct compare_args {
+	struct cmdopt_store store;
+	struct cmdopt_format fmt;
+	struct compare_opts o;
+	bool fail_on_reg, longf;
+};
+
+static const struct cmdopt compare_table[] = {
+	CMDOPT_INCLUDE_AT(struct compare_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct compare_args, fmt, cmdopt_format_opts),
+	CMDOPT_BOOL(0, "long", struct compare_args, longf,
+		    "every statistic per metric (n, instances, sigma, CoV, "
+		    "min, max, both CIs, raw and adjusted p, minimum "
+		    "detectable change) and MiB/s, files/s and wall_s of "
+		    "every phase"),
+	CMDOPT_INCLUDE_AT(struct compare_args, o, cmd_filter_opts),
+	CMDOPT_BOOL(0, "fail-on-regression", struct compare_args, fail_on_reg,
+		    "exit 3 when a key metric regressed significantly"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_compare_opts = {
+	.name = "compare",
+	.summary = "statistics of configurations against a baseline",
+	.usage = "[RUN|TAG...] [--db PATH] [--format text|json|csv] [--long]\n"
+		 "[--metric GLOB] [--phase GLOB] [--all]\n"
+		 "[--min-change PCT] [--min-wall MS] [--alpha LEVEL]\n"
+		 "[--adjust holm|bh|none] [--allow-option-mismatch]\n"
+		 "[--fail-on-regression]",
+	.desc = "Compare configurations.  With no argument or one RUN|TAG, "
+		"the targets of that run (default: the latest) against its "
+		"first target; with several, each RUN|TAG is one "
+		"configuration and targets are matched by name (ext4 with "
+		"ext4); a TAG naming several runs pools their repetitions.  "
+		"The repetition is the sample: each phase gives one figure "
+		"per repetition.  A change is significant when the t-test p "
+		"of the log ratio, Holm-adjusted over the key metrics "
+		"tested, is below --alpha and the change is at least "
+		"--min-change; improvements and regressions follow each "
+		"metric's direction.  Runs whose workload options differ "
+		"are refused unless --allow-option-mismatch.",
+	.opts = compare_table,
+	.footer = "Exit codes: 0 success, 1 failure, 2 usage error or "
+		  "different workload options, 3 a key metric regressed "
+		  "significantly (with --fail-on-regression).",
+	.args = CMDOPT_C_RUN,
+};
 
 /* Decimals for 4 significant digits of v, never scientific notation. */
 static int decimals_for(double v)
@@ -756,114 +763,25 @@ static int print_json(const struct cmp_session *s, const struct cmp_input *in,
 
 int cmd_compare(int argc, char **argv)
 {
-	enum { O_LONG = 256, O_MIN_WALL, O_ADJUST, O_ALLOW_MISMATCH,
-	       O_ALPHA };
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "phase", required_argument, NULL, 'p' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "long", no_argument, NULL, O_LONG },
-		{ "min-change", required_argument, NULL, 'c' },
-		{ "min-wall", required_argument, NULL, O_MIN_WALL },
-		{ "adjust", required_argument, NULL, O_ADJUST },
-		{ "alpha", required_argument, NULL, O_ALPHA },
-		{ "fail-on-regression", no_argument, NULL, 'F' },
-		{ "allow-option-mismatch", no_argument, NULL,
-		  O_ALLOW_MISMATCH },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL, *format = "text";
+	struct compare_args a = { .fmt.format = "text" };
 	struct compare_opts o;
 	struct cmp_input in;
 	struct cmp_session s;
-	bool fail_on_reg = false, regression = false, any_failed = false;
-	bool longf = false, allow_mismatch = false, text;
-	int c, rc = EXIT_OK;
-	double ms;
-	char *end;
+	bool regression = false, any_failed = false, longf, text;
+	int first, rc = EXIT_OK;
 
-	compare_opts_init(&o);
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'm':
-			o.metric = optarg;
-			break;
-		case 'p':
-			o.phase = optarg;
-			break;
-		case 'a':
-			o.all = true;
-			break;
-		case O_LONG:
-			longf = true;
-			break;
-		case 'c':
-			o.min_change_pct = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.min_change_pct >= 0))
-				usage_die("--min-change wants a percentage, "
-					  "not '%s'", optarg);
-			break;
-		case O_MIN_WALL:
-			ms = strtod(optarg, &end);
-			if (end == optarg || *end || !(ms >= 0))
-				usage_die("--min-wall wants milliseconds, "
-					  "not '%s'", optarg);
-			o.min_wall_s = ms / 1e3;
-			break;
-		case O_ALPHA:
-			o.alpha = strtod(optarg, &end);
-			if (end == optarg || *end ||
-			    !(o.alpha > 0 && o.alpha < 1))
-				usage_die("--alpha wants a level in (0, 1), "
-					  "not '%s'", optarg);
-			break;
-		case O_ADJUST:
-			if (!strcmp(optarg, "holm"))
-				o.adjust = CMP_ADJUST_HOLM;
-			else if (!strcmp(optarg, "bh"))
-				o.adjust = CMP_ADJUST_BH;
-			else if (!strcmp(optarg, "none"))
-				o.adjust = CMP_ADJUST_NONE;
-			else
-				usage_die("--adjust is holm, bh or none, not "
-					  "'%s'", optarg);
-			break;
-		case 'F':
-			fail_on_reg = true;
-			break;
-		case O_ALLOW_MISMATCH:
-			allow_mismatch = true;
-			break;
-		case 'h':
-			fputs(compare_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			usage_die("option '%s' needs a value; see 'fslab "
-				  "compare -h'", argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s'; see 'fslab compare "
-				  "-h'", argv[optind - 1]);
-		}
-	}
-	if (strcmp(format, "text") && strcmp(format, "json") &&
-	    strcmp(format, "csv"))
-		usage_die("unknown format '%s' (text, json or csv)", format);
-	text = !strcmp(format, "text");
-	if (cmp_input_load(db, argv + optind, (size_t)(argc - optind), &in))
+	compare_opts_init(&a.o);
+	first = cmdopt_parse(&cmd_compare_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
+	o = a.o;
+	longf = a.longf;
+	text = !strcmp(a.fmt.format, "text");
+	if (cmp_input_load(a.store.db, argv + first, (size_t)(argc - first),
+			   &in))
 		return EXIT_RUNTIME;
 	compare_session_build(&in, &o, &s);
-	for (size_t i = 0; i < s.nr && !allow_mismatch; i++)
+	for (size_t i = 0; i < s.nr && !o.allow_option_mismatch; i++)
 		if (s.tabs[i].option_mismatch) {
 			error("%s%s%s ran with different workload options: "
 			      "%s; pass --allow-option-mismatch to compare "
@@ -899,13 +817,13 @@ int cmd_compare(int argc, char **argv)
 			       "significantly" : "result: no key metric "
 			       "regressed significantly");
 		}
-	} else if (!strcmp(format, "json")) {
+	} else if (!strcmp(a.fmt.format, "json")) {
 		if (print_json(&s, &in, &o))
 			rc = EXIT_RUNTIME;
 	} else {
 		csv_write_compare(stdout, s.tabs, s.nr);
 	}
-	if (!rc && fail_on_reg && regression)
+	if (!rc && a.fail_on_reg && regression)
 		rc = EXIT_REGRESSION;
 out:
 	compare_session_release(&s);

@@ -6,7 +6,6 @@
  * src/output/html.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,28 +18,34 @@
 #include "util/util.h"
 #include "workloads/registry.h"
 
-static const char report_usage[] =
-	"usage: fslab report [RUN|TAG...] -o FILE [--db PATH] "
-	"[--metric NAME]\n"
-	"                    [--phase NAME] [--all] [--min-change PCT]\n"
-	"                    [--min-wall MS] [--allow-option-mismatch]\n"
-	"\n"
-	"Write the comparison of 'fslab compare' (same arguments) as one\n"
-	"self-contained HTML file: tables, bar charts of the means with\n"
-	"95% CI whiskers, the spread of the repetitions, and time series\n"
-	"where a workload records them.\n"
-	"\n"
-	"  -o, --output FILE    the HTML file to write ('-' for stdout)\n"
-	"  --db PATH            results database (default: "
-	"$XDG_DATA_HOME/fslab/results.db)\n"
-	"  --metric NAME        only metrics matching NAME (a glob)\n"
-	"  --phase NAME         only phases matching NAME (a glob)\n"
-	"  --all                every metric, not just the default ones\n"
-	"  --min-change PCT     practical threshold in % (default 2)\n"
-	"  --min-wall MS        too-short-to-judge floor (default 50)\n"
-	"  --allow-option-mismatch  report runs whose workload options "
-	"differ\n"
-	"  -h, --help           show this help\n";
+struct report_args {
+	struct cmdopt_store store;
+	struct compare_opts o;
+	const char *output;
+};
+
+static const struct cmdopt report_table[] = {
+	CMDOPT_STR('o', "output", struct report_args, output, "FILE",
+		   "the HTML file to write ('-' for stdout)"),
+	CMDOPT_INCLUDE_AT(struct report_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct report_args, o, cmd_filter_opts),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_report_opts = {
+	.name = "report",
+	.summary = "self-contained HTML report with charts",
+	.usage = "[RUN|TAG...] -o FILE [--db PATH] [--metric GLOB]\n"
+		 "[--phase GLOB] [--all] [--min-change PCT] [--min-wall MS]\n"
+		 "[--alpha LEVEL] [--adjust holm|bh|none] "
+		 "[--allow-option-mismatch]",
+	.desc = "Write the comparison of 'fslab compare' (same arguments and "
+		"statistics) as one self-contained HTML file: what differs, "
+		"tables, bar charts of the means with 95% CI whiskers, every "
+		"instance, and time series where a workload records them.",
+	.opts = report_table,
+	.args = CMDOPT_C_RUN,
+};
 
 static char *report_title(const struct cmp_input *in)
 {
@@ -60,7 +65,7 @@ static char *report_title(const struct cmp_input *in)
 }
 
 static int write_report(const char *path, const struct cmp_input *in,
-			struct compare_opts *o, bool allow_mismatch)
+			struct compare_opts *o)
 {
 	struct html_section *secs;
 	struct cmp_session s;
@@ -69,7 +74,7 @@ static int write_report(const char *path, const struct cmp_input *in,
 	int rc = 0;
 
 	compare_session_build(in, o, &s);
-	for (size_t i = 0; i < s.nr && !allow_mismatch; i++)
+	for (size_t i = 0; i < s.nr && !o->allow_option_mismatch; i++)
 		if (s.tabs[i].option_mismatch) {
 			error("%s ran with different workload options: %s; "
 			      "pass --allow-option-mismatch to report anyway",
@@ -104,78 +109,23 @@ static int write_report(const char *path, const struct cmp_input *in,
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "phase", required_argument, NULL, 'p' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "min-change", required_argument, NULL, 'c' },
-		{ "min-wall", required_argument, NULL, 'W' },
-		{ "allow-option-mismatch", no_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL, *output = NULL;
+	struct report_args a = { .output = NULL };
 	struct compare_opts o;
 	struct cmp_input in;
-	bool allow_mismatch = false;
-	char *end;
-	double ms;
-	int c, rc;
+	int first, rc;
 
-	compare_opts_init(&o);
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'd':
-			db = optarg;
-			break;
-		case 'm':
-			o.metric = optarg;
-			break;
-		case 'p':
-			o.phase = optarg;
-			break;
-		case 'a':
-			o.all = true;
-			break;
-		case 'c':
-			o.min_change_pct = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.min_change_pct >= 0))
-				usage_die("--min-change wants a percentage, "
-					  "not '%s'", optarg);
-			break;
-		case 'W':
-			ms = strtod(optarg, &end);
-			if (end == optarg || *end || !(ms >= 0))
-				usage_die("--min-wall wants milliseconds, "
-					  "not '%s'", optarg);
-			o.min_wall_s = ms / 1e3;
-			break;
-		case 'M':
-			allow_mismatch = true;
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			usage_die("option '%s' needs a value; see 'fslab "
-				  "report -h'", argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s'; see 'fslab report "
-				  "-h'", argv[optind - 1]);
-		}
-	}
-	if (!output)
-		usage_die("report needs -o FILE; see 'fslab report -h'");
-	if (cmp_input_load(db, argv + optind, (size_t)(argc - optind), &in))
+	compare_opts_init(&a.o);
+	first = cmdopt_parse(&cmd_report_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
+	o = a.o;
+	if (!a.output)
+		return cmdopt_usage_error(&cmd_report_opts,
+					  "report needs -o FILE");
+	if (cmp_input_load(a.store.db, argv + first, (size_t)(argc - first),
+			   &in))
 		return EXIT_RUNTIME;
-	rc = write_report(output, &in, &o, allow_mismatch);
+	rc = write_report(a.output, &in, &o);
 	rc = rc == -2 ? EXIT_USAGE : rc ? EXIT_RUNTIME : EXIT_OK;
 	chart_cleanup();
 	cmp_input_release(&in);

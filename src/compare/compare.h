@@ -86,6 +86,7 @@ struct compare_opts {
 	double power;            /* for the minimum detectable change */
 	enum cmp_adjust adjust;
 	bool all;                /* show every metric, not just the default */
+	bool allow_option_mismatch; /* compare different workload options */
 	const char *phase;       /* fnmatch pattern on phase names, or NULL */
 	const char *metric;      /* fnmatch pattern on metric names, or NULL */
 	const char *const *key_metrics; /* "phase/metric", NULL-terminated */
