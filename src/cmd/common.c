@@ -71,8 +71,8 @@ const struct cmdopt cmd_filter_opts[] = {
 	CMDOPT_STR(0, "phase", struct compare_opts, phase, "GLOB",
 		   "only phases whose name matches GLOB"),
 	CMDOPT_BOOL(0, "all", struct compare_opts, all,
-		    "every metric, not just the workload's key metrics (and "
-		    "with --long MiB/s, files/s and wall_s)"),
+		    "every metric, not just the workload's key metrics (and, "
+		    "with --long, MiB/s, files/s and wall_s of every phase)"),
 	CMDOPT_DBL(0, "min-change", struct compare_opts, min_change_pct,
 		   "PCT", 0, 0,
 		   "practical threshold: a significant change smaller than "
