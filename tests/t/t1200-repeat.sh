@@ -24,7 +24,12 @@ reps() { # workload runs stored for a tag
 	sqlite3 "$DB" "select count(*) from wlruns w join runs r on w.run_id = r.id where r.tag = '$1'"
 }
 
-check "interleaved run" "$FSLAB" run -t "$A" -t "$B" -w "$wl" --repeat 2 --db "$DB" --tag il
+out=$("$FSLAB" run -t "$A" -t "$B" -w "$wl" --repeat 2 --db "$DB" --tag il 2>&1) &&
+	ok "interleaved run" || not_ok "interleaved run" "$out"
+# initial-dirs + runs create several trees a repetition: the summary's
+# n counts repetitions (2), not phase instances
+grep -qE '^A +compilebench +create +2 ' <<<"$out" &&
+	ok "summary: n = repetitions" || not_ok "summary: n = repetitions" "$(grep -E '^A +compilebench' <<<"$out")"
 o=$(order il)
 [ "$o" = "A B B A" ] || [ "$o" = "B A A B" ] && ok "default order interleaves targets, each leading once" ||
 	not_ok "default order interleaves targets, each leading once" "got '$o'"
