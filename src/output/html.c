@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/order.h"
 #include "output/chart.h"
 #include "output/html.h"
 #include "trace/plot.h"
@@ -678,6 +679,46 @@ static void differences(FILE *out, const struct cmp_table *t)
 	fputs("</table>\n", out);
 }
 
+/* Each compared run's target order, once: "run 7 target order: ...". */
+static void orders(FILE *out, const struct html_section *secs, size_t nr)
+{
+	const struct run_rec **seen = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		for (size_t g = 0; g < secs[i].table->nr_groups; g++) {
+			const struct cmp_group *grp = &secs[i].groups[g];
+
+			for (size_t r = 0; r < grp->nr_reps; r++) {
+				const struct run_rec *run = grp->rep_runs ?
+					grp->rep_runs[r] : grp->run;
+				char *buf = NULL;
+				size_t len = 0, k;
+				FILE *m;
+
+				for (k = 0; k < n && seen[k] != run; k++)
+					;
+				if (k < n || !run)
+					continue;
+				ALLOC_GROW(seen, n + 1, alloc);
+				seen[n++] = run;
+				m = open_memstream(&buf, &len);
+				if (!m)
+					continue;
+				order_print_run(m, run);
+				fclose(m);
+				if (len) {
+					fprintf(out, "<p class=note>run %lld ",
+						(long long)run->id);
+					html_escape(out, buf);
+					fputs("</p>\n", out);
+				}
+				free(buf);
+			}
+		}
+	free(seen);
+}
+
 static void rollup(FILE *out, const struct cmp_table *t,
 		   const struct compare_opts *o)
 {
@@ -718,11 +759,13 @@ int html_write_report(FILE *out, const char *title,
 		"folded as total work over total time), n counts "
 		"repetitions.  Means of rates are harmonic; CIs are 95%%: "
 		"Student t for arithmetic means, log scale for harmonic means "
-		"and for the change (a ratio of means).  p is Welch's t-test, "
+		"and for the change (a ratio of means).  p is the t-test of "
+		"the log ratio (Welch-Satterthwaite df), "
 		"%s-adjusted over the key metrics; mdc is the smallest change "
 		"detectable at %.0f%% power; phases under %.0f ms are too "
 		"short to judge.</p>\n", compare_adjust_name(o->adjust),
 		100 * o->power, 1e3 * o->min_wall_s);
+	orders(out, secs, nr);
 	for (size_t i = 0; i < nr && !rc; i++) {
 		const struct cmp_table *t = secs[i].table;
 

@@ -111,8 +111,9 @@ PY
 then ok "A/B CSV: the regression with raw and adjusted p"; else not_ok "A/B CSV: the regression with raw and adjusted p"; fi
 "$FSLAB" report ab --db "$DB" -o "$SCRATCH/ab.html" &&
 	grep -q '<th class=l>differs</th>' "$SCRATCH/ab.html" && grep -q 'p adj' "$SCRATCH/ab.html" &&
-	grep -q '&#9888; regression' "$SCRATCH/ab.html" &&
-	ok "report: what differs, adjusted p, the regression" || not_ok "report: what differs, adjusted p, the regression"
+	grep -q '&#9888; regression' "$SCRATCH/ab.html" && grep -q 'target order: balanced; rep 0: ' "$SCRATCH/ab.html" &&
+	ok "report: what differs, the order, adjusted p, the regression" ||
+	not_ok "report: what differs, the order, adjusted p, the regression"
 
 # ---- matched comparisons across tags ----
 run -t ext4:size=256M -t xfs:size=512M -w metadata:files=100 --tag t1 &&
