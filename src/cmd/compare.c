@@ -214,7 +214,8 @@ static void print_header(FILE *out, const struct cmp_table *t, bool longf)
 {
 	fprintf(out, "== %s", t->workload);
 	if (t->name)
-		fprintf(out, " on %s", t->name);
+		fprintf(out, " %s %s", t->name_is_options ? "with" : "on",
+			t->name);
 	fprintf(out, ": %zu configuration%s, baseline '%s'\n", t->nr_groups,
 		t->nr_groups == 1 ? "" : "s",
 		t->nr_groups ? t->labels[0] : "-");
@@ -536,7 +537,7 @@ static void print_method(FILE *out, const struct compare_opts *o,
 				m += s->tabs[i].rows[r].key &&
 				     s->tabs[i].rows[r].d[g].tested;
 	fprintf(out, "method: n = repetitions; ± = half the 95%% CI; "
-		"Welch's t-test, %s-adjusted\nover the %zu key tests; "
+		"log-ratio t-test, %s-adjusted\nover the %zu key tests; "
 		"significant when adjusted p < %g and |change| >= %g%%;\n"
 		"mdc = smallest change detectable at %.0f%% power; "
 		"--long: p, CIs, more.\n",
@@ -634,8 +635,10 @@ static json_t *table_json(const struct cmp_table *t)
 		*diffs = json_array(), *reps = json_array();
 
 	json_object_set_new(o, "workload", json_string(t->workload));
-	json_object_set_new(o, "target", t->name ? json_string(t->name)
-						 : json_null());
+	json_object_set_new(o, "target", t->name && !t->name_is_options ?
+			    json_string(t->name) : json_null());
+	json_object_set_new(o, "options", t->name && t->name_is_options ?
+			    json_string(t->name) : json_null());
 	for (size_t g = 0; g < t->nr_groups; g++) {
 		json_array_append_new(labels, json_string(t->labels[g]));
 		json_array_append_new(reps, json_integer(

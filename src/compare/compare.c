@@ -224,43 +224,117 @@ static void add_note(char ***notes, size_t *nr, size_t *alloc, char *note)
 	(*notes)[(*nr)++] = note;
 }
 
-/* One argument: its targets by command-line index (runs of one TAG share
- * the command line), every run's repetitions pooled. */
+/* Does the "k=v,..." string opts hold the item [p, p + len)? */
+static bool has_item(const char *opts, const char *p, size_t len)
+{
+	const char *q = opts;
+
+	while (*q) {
+		const char *e = q;
+
+		while (*e && *e != ',')
+			e += e[0] == '\\' && e[1] ? 2 : 1;
+		if ((size_t)(e - q) == len && !strncmp(q, p, len))
+			return true;
+		q = *e ? e + 1 : e;
+	}
+	return false;
+}
+
+/* The items of opts[k] not shared by every other option set: what sets
+ * it apart ("files=100"). */
+static char *distinct_items(const char *const *opts, size_t n, size_t k)
+{
+	const char *p = opts[k];
+	char *out = xcalloc(strlen(p) + 1, 1);
+
+	while (*p) {
+		const char *e = p;
+		bool everywhere = true;
+
+		while (*e && *e != ',')
+			e += e[0] == '\\' && e[1] ? 2 : 1;
+		for (size_t i = 0; i < n && everywhere; i++)
+			everywhere = has_item(opts[i], p, (size_t)(e - p));
+		if (!everywhere) {
+			if (*out)
+				strcat(out, ",");
+			strncat(out, p, (size_t)(e - p));
+		}
+		p = *e ? e + 1 : e;
+	}
+	return out;
+}
+
+static const char *wl_options(const struct wlrun_rec *w)
+{
+	return w->options ? w->options : "";
+}
+
+/*
+ * One argument: its targets by command-line index (runs of one TAG share
+ * the command line), every run's repetitions pooled.  A run that ran the
+ * workload with several option sets (-w metadata:files=100 -w
+ * metadata:files=1000) gives one comparison per option set, named by
+ * its options: pooling them would mix different work.
+ */
 static void sets_one_arg(const struct run_rec *const *runs, size_t nr_runs,
 			 const char *workload, struct cmp_set **sets,
 			 size_t *n, size_t *alloc)
 {
-	struct cmp_set *s = NULL;
-	size_t galloc = 0;
+	const char **opts = NULL;
+	size_t nopts = 0, oalloc = 0;
 	int max_idx = -1;
 
 	for (size_t i = 0; i < nr_runs; i++)
-		for (size_t j = 0; j < runs[i]->nr_wlruns; j++)
-			if (is_wl(&runs[i]->wlruns[j], workload) &&
-			    wl_target_idx(runs[i], &runs[i]->wlruns[j]) >
-				    max_idx)
-				max_idx = wl_target_idx(runs[i],
-							&runs[i]->wlruns[j]);
-	if (max_idx < 0)
-		return;
-	s = push_set(sets, n, alloc, NULL);
-	for (int idx = 0; idx <= max_idx; idx++) {
-		struct gbuild b = { 0 };
+		for (size_t j = 0; j < runs[i]->nr_wlruns; j++) {
+			const struct wlrun_rec *w = &runs[i]->wlruns[j];
+			size_t k;
 
-		for (size_t i = 0; i < nr_runs; i++) {
-			for (size_t j = 0; j < runs[i]->nr_wlruns; j++) {
-				const struct wlrun_rec *w = &runs[i]->wlruns[j];
-
-				if (!is_wl(w, workload) ||
-				    wl_target_idx(runs[i], w) != idx)
-					continue;
-				if (!b.g.label)
-					b.g.label = wl_target_name(runs[i], w);
-				group_add(&b, runs[i], w);
+			if (!is_wl(w, workload))
+				continue;
+			if (wl_target_idx(runs[i], w) > max_idx)
+				max_idx = wl_target_idx(runs[i], w);
+			for (k = 0; k < nopts && strcmp(opts[k],
+							 wl_options(w)); k++)
+				;
+			if (k == nopts) {
+				ALLOC_GROW(opts, nopts + 1, oalloc);
+				opts[nopts++] = wl_options(w);
 			}
 		}
-		push_group(s, &galloc, &b);
+	for (size_t o = 0; o < nopts && max_idx >= 0; o++) {
+		struct cmp_set *s = push_set(sets, n, alloc, NULL);
+		size_t galloc = 0;
+
+		if (nopts > 1) {
+			s->name = distinct_items(opts, nopts, o);
+			s->name_is_options = true;
+		}
+
+		for (int idx = 0; idx <= max_idx; idx++) {
+			struct gbuild b = { 0 };
+
+			for (size_t i = 0; i < nr_runs; i++) {
+				for (size_t j = 0; j < runs[i]->nr_wlruns;
+				     j++) {
+					const struct wlrun_rec *w =
+						&runs[i]->wlruns[j];
+
+					if (!is_wl(w, workload) ||
+					    wl_target_idx(runs[i], w) != idx ||
+					    strcmp(wl_options(w), opts[o]))
+						continue;
+					if (!b.g.label)
+						b.g.label = wl_target_name(
+							runs[i], w);
+					group_add(&b, runs[i], w);
+				}
+			}
+			push_group(s, &galloc, &b);
+		}
 	}
+	free(opts);
 }
 
 struct cmp_set *compare_sets(const struct run_rec *const *runs,

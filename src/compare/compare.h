@@ -148,6 +148,7 @@ struct cmp_diff {
 struct cmp_table {
 	char *workload;
 	char *name;              /* matched target name, or NULL */
+	bool name_is_options;    /* name is a workload option set */
 	size_t nr_groups;
 	char **labels;           /* [nr_groups] */
 	struct cmp_row *rows;
@@ -203,6 +204,7 @@ const char **compare_workloads(const struct run_rec *const *runs,
 struct cmp_set {
 	char *name;              /* target name, or NULL (one run's targets,
 				  * or unmatched single targets) */
+	bool name_is_options;    /* name is the workload options instead */
 	struct cmp_group *groups;
 	size_t nr_groups;
 };

@@ -46,6 +46,7 @@ void compare_session_build(const struct cmp_input *in,
 			compare_build(wls[i], set->groups, set->nr_groups, o,
 				      t);
 			t->name = set->name ? xstrdup(set->name) : NULL;
+			t->name_is_options = set->name_is_options;
 			s->groups[s->nr++] = set->groups;
 		}
 	}

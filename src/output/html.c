@@ -772,7 +772,7 @@ int html_write_report(FILE *out, const char *title,
 		fputs("<h2>", out);
 		html_escape(out, t->workload);
 		if (t->name) {
-			fputs(" on ", out);
+			fputs(t->name_is_options ? " with " : " on ", out);
 			html_escape(out, t->name);
 		}
 		fprintf(out, "</h2>\n<p>%zu configuration%s; baseline <b>",

@@ -661,21 +661,41 @@ static void test_family_adjustment(void **state)
 	run_rec_free(r);
 }
 
+/* Two arguments, one run each, matched by target name. */
+static void build2(const struct run_rec *r1, const struct run_rec *r2,
+		   const struct compare_opts *o, struct cmp_table *t)
+{
+	const struct run_rec *runs[] = { r1, r2 };
+	const size_t arg_of[] = { 0, 1 };
+	const char *labels[] = { "a", "b" };
+	struct cmp_set *s;
+	size_t ns;
+
+	s = compare_sets(runs, arg_of, 2, labels, 2, "synth", &ns, NULL,
+			 NULL);
+	assert_int_equal(ns, 1);
+	compare_build("synth", s[0].groups, s[0].nr_groups, o, t);
+	compare_finish(t, 1, o);
+	compare_sets_free(s, ns);
+}
+
 /* What differs is listed; different workload options are found by key. */
 static void test_diffs_and_options(void **state)
 {
 	const double mib[3][2] = { { 1, 1 }, { 1, 1 }, { 1, 1 } };
 	const double secs[3][2] = { { 1, 1 }, { 1, 1 }, { 1, 1 } };
-	struct run_rec *r = xcalloc(1, sizeof(*r));
+	struct run_rec *r1 = xcalloc(1, sizeof(*r1));
+	struct run_rec *r2 = xcalloc(1, sizeof(*r2));
 	struct compare_opts o;
 	struct cmp_table t;
 	bool mount = false;
 	(void)state;
 
-	add_instances(r, "a", 0, 3, mib, secs, "files=20000,sync=fsync");
-	add_instances(r, "b", 1, 3, mib, secs, "files=1000,sync=fsync");
+	/* idx 1 mounts with "sync" (add_instances) */
+	add_instances(r1, "x", 0, 3, mib, secs, "files=20000,sync=fsync");
+	add_instances(r2, "x", 1, 3, mib, secs, "files=1000,sync=fsync");
 	compare_opts_init(&o);
-	build(r, &o, &t);
+	build2(r1, r2, &o, &t);
 	for (size_t i = 0; i < t.nr_diffs; i++)
 		if (!strcmp(t.diffs[i].field, "mount options")) {
 			mount = true;
@@ -688,15 +708,19 @@ static void test_diffs_and_options(void **state)
 	assert_non_null(strstr(t.option_mismatch, "files: 20000 (a), "
 				"1000 (b)"));
 	compare_table_release(&t);
-	run_rec_free(r);
+	run_rec_free(r1);
+	run_rec_free(r2);
 
-	r = xcalloc(1, sizeof(*r));
-	add_instances(r, "a", 0, 3, mib, secs, "files=20,x=a\\,b");
-	add_instances(r, "b", 1, 3, mib, secs, "files=20,x=a\\,b");
-	build(r, &o, &t);
+	r1 = xcalloc(1, sizeof(*r1));
+	r2 = xcalloc(1, sizeof(*r2));
+	add_instances(r1, "x", 0, 3, mib, secs, "files=20,x=a\\,b");
+	add_instances(r2, "x", 0, 3, mib, secs, "files=20,x=a\\,b");
+	build2(r1, r2, &o, &t);
 	assert_null(t.option_mismatch);
+	assert_int_equal(t.nr_diffs, 0);
 	compare_table_release(&t);
-	run_rec_free(r);
+	run_rec_free(r1);
+	run_rec_free(r2);
 }
 
 /* Traced figures of a key phase join the key rows in the compact table
@@ -743,6 +767,38 @@ static void test_traced_rows(void **state)
 	run_rec_free(r);
 }
 
+/* One run, the workload twice with different options: one comparison
+ * per option set, never pooled. */
+static void test_option_sets_split(void **state)
+{
+	const double mib[3][2] = { { 1, 1 }, { 1, 1 }, { 1, 1 } };
+	const double secs[3][2] = { { 1, 1 }, { 1, 1 }, { 1, 1 } };
+	struct run_rec *r = xcalloc(1, sizeof(*r));
+	const struct run_rec *runs[] = { r };
+	const size_t arg_of[] = { 0 };
+	const char *labels[] = { "run" };
+	struct cmp_set *s;
+	size_t ns;
+	(void)state;
+
+	add_instances(r, "a", 0, 3, mib, secs, "files=100");
+	add_instances(r, "b", 1, 3, mib, secs, "files=100");
+	add_instances(r, "a", 0, 3, mib, secs, "files=1000");
+	add_instances(r, "b", 1, 3, mib, secs, "files=1000");
+	s = compare_sets(runs, arg_of, 1, labels, 1, "synth", &ns, NULL,
+			 NULL);
+	assert_int_equal(ns, 2);
+	assert_string_equal(s[0].name, "files=100");
+	assert_string_equal(s[1].name, "files=1000");
+	for (size_t i = 0; i < ns; i++) {
+		assert_int_equal(s[i].nr_groups, 2);
+		assert_int_equal(s[i].groups[0].nr_reps, 3);
+		assert_int_equal(s[i].groups[1].nr_reps, 3);
+	}
+	compare_sets_free(s, ns);
+	run_rec_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -764,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_family_adjustment),
 		cmocka_unit_test(test_diffs_and_options),
 		cmocka_unit_test(test_traced_rows),
+		cmocka_unit_test(test_option_sets_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
