@@ -23,6 +23,9 @@ need_cmd mkfs.ext4
 need_cmd mkfs.xfs
 scratch_dir
 
+"$FSLAB" list metadata | grep -q '^  key metrics: create/files/s stat/files/s unlink/files/s$' &&
+	ok "list names the key metrics" || not_ok "list names the key metrics" "$("$FSLAB" list metadata | head -4)"
+
 run() { "$FSLAB" run --db "$DB" --scratch "$SCRATCH" "$@" >"$SCRATCH/run.out" 2>"$SCRATCH/run.err"; }
 
 # ---- A/A, and the order ----
