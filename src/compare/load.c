@@ -43,6 +43,30 @@ static int resolve(struct store *st, const char *arg, int64_t **ids,
 	return 0;
 }
 
+static bool complete(const struct run_rec *r)
+{
+	return r->status && !strcmp(r->status, "complete");
+}
+
+/* Is run k (loaded as r) of a tag's n runs (oldest first) one to pool? */
+static bool tag_member(struct store *st, const int64_t *ids, size_t n,
+		       size_t k, const struct run_rec *r)
+{
+	bool any = false;
+
+	if (complete(r))
+		return true;
+	for (size_t i = 0; i < n && !any; i++) {
+		struct run_rec *o;
+
+		if (i == k || store_load_run(st, ids[i], &o))
+			continue;
+		any = complete(o);
+		run_rec_free(o);
+	}
+	return !any && k == n - 1;
+}
+
 int cmp_input_load(const char *db, char *const *args, size_t nr_args,
 		   struct cmp_input *in)
 {
@@ -77,6 +101,13 @@ int cmp_input_load(const char *db, char *const *args, size_t nr_args,
 			if (store_load_run(st, ids[k], &r)) {
 				rc = -1;
 				break;
+			}
+			/* A tag's failed or interrupted attempts do not poison
+			 * the repetitions that completed; with none complete,
+			 * the newest run stands (and shows as failed). */
+			if (n > 1 && !tag_member(st, ids, n, k, r)) {
+				run_rec_free(r);
+				continue;
 			}
 			ALLOC_GROW(in->runs, in->nr + 1, alloc);
 			ALLOC_GROW(in->labels, in->nr + 1, lalloc);

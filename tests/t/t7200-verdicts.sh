@@ -150,6 +150,15 @@ grep -q "too few repetitions for a verdict (need 3 per configuration): --repeat 
 	grep -q "too few reps" <<<"$out" && ok "too few repetitions: no verdict, and the fix" ||
 	not_ok "too few repetitions: no verdict, and the fix" "$out"
 
+# A tag's failed attempt does not poison its complete runs.
+first=$(sqlite3 "$DB" "select min(id) from runs where tag = 't1'")
+sqlite3 "$DB" "update runs set status = 'failed' where id = $first"
+out=$("$FSLAB" compare t1 t2 --db "$DB" 2>&1)
+[ "$(grep -c '^  t1  *1 repetition$' <<<"$out")" -eq 2 ] && ! grep -q FAILED <<<"$out" &&
+	ok "a tag pools its complete runs, not a failed one" ||
+	not_ok "a tag pools its complete runs, not a failed one" "$out"
+sqlite3 "$DB" "update runs set status = 'complete' where id = $first"
+
 # ---- different workload options ----
 run -t ext4:size=256M -t xfs:size=512M -w metadata:files=150 --tag t3
 out=$("$FSLAB" compare t1 t3 --db "$DB" 2>&1)
