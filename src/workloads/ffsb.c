@@ -394,237 +394,309 @@ static int do_fsync(struct worker *w, int fd, enum ffsb_op op)
  * One operation.  Returns 1 when it ran, 0 when it could not (no live
  * file: the caller draws again), -1 on error (message in w->errmsg).
  */
+/*
+ * One operation, as FFSB's op table has it: the file (picked by run_op
+ * for the ops that need one), what the op moved, and how it ended.
+ */
+struct op_ctx {
+	struct worker *w;
+	const struct ffsb_tg *tg;
+	struct fset *s;
+	enum ffsb_op op;
+	char name[64];
+	uint64_t size;          /* the file's size (create: the new one) */
+	int64_t id;             /* its slot, -1 for none */
+	uint64_t moved, grew;   /* bytes of the op; bytes the file grew */
+	int fd;                 /* -1: open failed; -2: the op has none */
+	const char *what;       /* what failed, for the message */
+};
+
+/* An op: 0 done, non-zero failed (errno set; c->what says what). */
+typedef int (*op_fn)(struct op_ctx *c);
+
+static int open_data(struct op_ctx *c, int flags)
+{
+	c->fd = openat(c->s->data_fd, c->name, flags | O_CLOEXEC |
+		       c->w->run->oflags);
+	return c->fd < 0;
+}
+
+static int op_read(struct op_ctx *c)
+{
+	const struct ffsb_tg *tg = c->tg;
+	struct worker *w = c->w;
+	uint64_t bs = tg->read_blocksize, got = 0;
+	int ret = 0;
+
+	if (open_data(c, O_RDONLY))
+		return 0;  /* run_op reports the failed open */
+	c->what = "read";
+	if (tg->read_random) {
+		uint64_t n = tg->read_size / bs;
+
+		for (uint64_t i = 0; i < n && !ret; i++) {
+			off_t off = (off_t)rand_offset(w, span(c->size, bs));
+
+			ret = lseek(c->fd, off, SEEK_SET) < 0 ||
+			      read_blocks(w, c->fd, bs, bs, &got, c->s,
+					  c->name);
+		}
+	} else if (tg->read_skip) {
+		uint64_t n = tg->read_size / bs;
+
+		for (uint64_t i = 0; i < n && !ret; i++)
+			ret = read_blocks(w, c->fd, bs, bs, &got, c->s,
+					  c->name) ||
+			      lseek(c->fd, (off_t)tg->read_skipsize,
+				    SEEK_CUR) < 0;
+	} else {
+		off_t off = (off_t)rand_offset(w, span(c->size,
+						    tg->read_size));
+
+		ret = lseek(c->fd, off, SEEK_SET) < 0 ||
+		      read_blocks(w, c->fd, tg->read_size, bs, &got, c->s,
+				  c->name);
+	}
+	c->moved = tg->read_size;
+	w->rbytes += got;
+	return ret;
+}
+
+static int op_readall(struct op_ctx *c)
+{
+	struct stat sb;
+	uint64_t got = 0;
+	int ret;
+
+	if (open_data(c, O_RDONLY))
+		return 0;
+	c->what = "read";
+	ret = fstat(c->fd, &sb) ||
+	      read_blocks(c->w, c->fd, (uint64_t)sb.st_size,
+			  c->tg->read_blocksize, &got, c->s, c->name);
+	c->moved = got;
+	c->w->rbytes += got;
+	return ret;
+}
+
+/* The fsync of the _fsync variants, after a write that went well. */
+static int then_fsync(struct op_ctx *c, int ret)
+{
+	if (!ret && (ret = do_fsync(c->w, c->fd, c->op)))
+		c->what = "fsync";
+	return ret;
+}
+
+static int op_write(struct op_ctx *c)
+{
+	const struct ffsb_tg *tg = c->tg;
+	struct worker *w = c->w;
+	uint64_t bs = tg->write_blocksize;
+	uint64_t vid = file_vid(c->s, c->name);
+	int ret = 0;
+
+	if (open_data(c, O_WRONLY))
+		return 0;
+	c->what = "write";
+	if (tg->write_random) {
+		uint64_t n = tg->write_size / bs;
+
+		for (uint64_t i = 0; i < n && !ret; i++) {
+			off_t off = (off_t)rand_offset(w, span(c->size, bs));
+
+			ret = lseek(c->fd, off, SEEK_SET) < 0 ||
+			      write_blocks(w, c->fd, bs, bs, vid);
+		}
+	} else {
+		off_t off = (off_t)rand_offset(w, span(c->size,
+						    tg->write_size));
+
+		ret = lseek(c->fd, off, SEEK_SET) < 0 ||
+		      write_blocks(w, c->fd, tg->write_size, bs, vid);
+	}
+	ret = then_fsync(c, ret);
+	c->moved = tg->write_size;
+	w->wbytes += c->moved;
+	return ret;
+}
+
+static int op_writeall(struct op_ctx *c)
+{
+	struct stat sb;
+	int ret;
+
+	if (open_data(c, O_WRONLY))
+		return 0;
+	c->what = "write";
+	ret = fstat(c->fd, &sb) ||
+	      write_blocks(c->w, c->fd, (uint64_t)sb.st_size,
+			   c->tg->write_blocksize, file_vid(c->s, c->name));
+	ret = then_fsync(c, ret);
+	c->moved = (uint64_t)sb.st_size;
+	c->w->wbytes += c->moved;
+	return ret;
+}
+
+static int op_append(struct op_ctx *c)
+{
+	bool verify = c->w->run->verify;
+	int ret;
+
+	/*
+	 * --verify: no O_APPEND but a write at the end as found, so the
+	 * pattern matches where the bytes land; two threads appending at
+	 * once then write the same bytes at the same place instead of a
+	 * misplaced copy.
+	 */
+	if (open_data(c, O_WRONLY | (verify ? 0 : O_APPEND)))
+		return 0;
+	c->what = "append to";
+	ret = (verify && lseek(c->fd, 0, SEEK_END) < 0) ||
+	      write_blocks(c->w, c->fd, c->tg->write_size,
+			   c->tg->write_blocksize, file_vid(c->s, c->name));
+	ret = then_fsync(c, ret);
+	c->moved = c->grew = c->tg->write_size;
+	c->w->wbytes += c->moved;
+	return ret;
+}
+
+static int op_create(struct op_ctx *c)
+{
+	struct worker *w = c->w;
+	int ret;
+
+	c->size = ffsb_choose_size(c->s->fs, &w->rng);
+	c->id = slot_new(c->s);
+	slot_name(c->s, (uint32_t)c->id, c->name, sizeof(c->name));
+	c->what = "create";
+	if (open_data(c, O_WRONLY | O_CREAT | O_TRUNC))
+		return 0;
+	c->what = "write";
+	ret = write_blocks(w, c->fd, c->size, c->tg->write_blocksize,
+			   file_vid(c->s, c->name));
+	ret = then_fsync(c, ret);
+	c->moved = c->size;
+	w->wbytes += c->moved;
+	w->created++;
+	return ret;
+}
+
+static int op_delete(struct op_ctx *c)
+{
+	int ret;
+
+	c->what = "delete";
+	c->fd = -2;
+	ret = unlinkat(c->s->data_fd, c->name, 0);
+	if (!ret)
+		slot_free(c->s, (uint32_t)c->id);
+	c->w->deleted++;
+	return ret;
+}
+
+static int op_stat(struct op_ctx *c)
+{
+	struct stat sb;
+
+	c->what = "stat";
+	c->fd = -2;
+	return fstatat(c->s->data_fd, c->name, &sb, 0);
+}
+
+static int op_open_close(struct op_ctx *c)
+{
+	c->fd = openat(c->s->data_fd, c->name, O_RDONLY | O_CLOEXEC);
+	return 0;
+}
+
+static int op_createdir(struct op_ctx *c)
+{
+	snprintf(c->name, sizeof(c->name), "x%llu", (unsigned long long)
+		 counter_next(c->s, &c->s->next_dir));
+	c->what = "create directory";
+	c->fd = -2;
+	return mkdirat(c->s->data_fd, c->name, 0755);
+}
+
+/* FFSB's metaop: two mkdirs, a rename and an rmdir. */
+static int op_metaop(struct op_ctx *c)
+{
+	struct fset *s = c->s;
+	uint64_t n = counter_next(s, &s->next_meta);
+	char a[32], b[32], d[32];
+
+	snprintf(a, sizeof(a), "m%llu", (unsigned long long)n);
+	snprintf(b, sizeof(b), "t%llu", (unsigned long long)n);
+	snprintf(d, sizeof(d), "r%llu", (unsigned long long)n);
+	snprintf(c->name, sizeof(c->name), "../meta/%s", a);
+	c->what = "do a metaop on";
+	c->fd = -2;
+	return mkdirat(s->meta_fd, a, 0755) || mkdirat(s->meta_fd, b, 0755) ||
+	       renameat(s->meta_fd, a, s->meta_fd, d) ||
+	       unlinkat(s->meta_fd, b, AT_REMOVEDIR);
+}
+
+static const op_fn op_fns[FFSB_OP_NR] = {
+	[FFSB_OP_READ] = op_read,
+	[FFSB_OP_READALL] = op_readall,
+	[FFSB_OP_WRITE] = op_write,
+	[FFSB_OP_WRITE_FSYNC] = op_write,
+	[FFSB_OP_WRITEALL] = op_writeall,
+	[FFSB_OP_WRITEALL_FSYNC] = op_writeall,
+	[FFSB_OP_APPEND] = op_append,
+	[FFSB_OP_APPEND_FSYNC] = op_append,
+	[FFSB_OP_CREATE] = op_create,
+	[FFSB_OP_CREATE_FSYNC] = op_create,
+	[FFSB_OP_DELETE] = op_delete,
+	[FFSB_OP_STAT] = op_stat,
+	[FFSB_OP_OPEN_CLOSE] = op_open_close,
+	[FFSB_OP_CREATEDIR] = op_createdir,
+	[FFSB_OP_METAOP] = op_metaop,
+};
+
+/*
+ * Pick the file, run the op, account it.  1 done, 0 nothing to do (no
+ * file left for an op that needs one), -1 failed (recorded).
+ */
 static int run_op(struct worker *w, enum ffsb_op op)
 {
 	const struct ffsb_tg *tg = w->tg;
-	struct fset *s = pick_set(w);
-	char name[64];
-	uint64_t size = 0, moved = 0, got = 0, grew = 0;
-	int64_t id = -1;
-	int fd = -1, ret = 0;
-	const char *what = "open";
+	struct op_ctx c = {
+		.w = w, .tg = tg, .s = pick_set(w), .op = op, .id = -1,
+		.fd = -1, .what = "open",
+	};
+	int ret;
 
-	if (ffsb_op_needs_file(op)) {
-		id = slot_pick(s, &w->rng, op == FFSB_OP_DELETE, &size);
-		if (id < 0)
-			return 0;
-		slot_name(s, (uint32_t)id, name, sizeof(name));
-	}
-	switch (op) {
-	case FFSB_OP_READ: {
-		uint64_t bs = tg->read_blocksize;
-
-		fd = openat(s->data_fd, name, O_RDONLY | O_CLOEXEC |
-			    w->run->oflags);
-		if (fd < 0)
-			break;
-		what = "read";
-		if (tg->read_random) {
-			uint64_t n = tg->read_size / bs;
-
-			for (uint64_t i = 0; i < n && !ret; i++) {
-				off_t off = (off_t)rand_offset(
-					w, span(size, bs));
-
-				ret = lseek(fd, off, SEEK_SET) < 0 ||
-				      read_blocks(w, fd, bs, bs, &got, s,
-						  name);
-			}
-		} else if (tg->read_skip) {
-			uint64_t n = tg->read_size / bs;
-
-			for (uint64_t i = 0; i < n && !ret; i++)
-				ret = read_blocks(w, fd, bs, bs, &got, s,
-						  name) ||
-				      lseek(fd, (off_t)tg->read_skipsize,
-					    SEEK_CUR) < 0;
-		} else {
-			off_t off = (off_t)rand_offset(w, span(size,
-							    tg->read_size));
-
-			ret = lseek(fd, off, SEEK_SET) < 0 ||
-			      read_blocks(w, fd, tg->read_size, bs, &got, s,
-					  name);
-		}
-		moved = tg->read_size;
-		w->rbytes += got;
-		break;
-	}
-	case FFSB_OP_READALL: {
-		struct stat sb;
-
-		fd = openat(s->data_fd, name, O_RDONLY | O_CLOEXEC |
-			    w->run->oflags);
-		if (fd < 0)
-			break;
-		what = "read";
-		ret = fstat(fd, &sb) ||
-		      read_blocks(w, fd, (uint64_t)sb.st_size,
-				  tg->read_blocksize, &got, s, name);
-		moved = got;
-		w->rbytes += got;
-		break;
-	}
-	case FFSB_OP_WRITE:
-	case FFSB_OP_WRITE_FSYNC: {
-		uint64_t bs = tg->write_blocksize;
-
-		fd = openat(s->data_fd, name, O_WRONLY | O_CLOEXEC |
-			    w->run->oflags);
-		if (fd < 0)
-			break;
-		what = "write";
-		if (tg->write_random) {
-			uint64_t n = tg->write_size / bs;
-
-			for (uint64_t i = 0; i < n && !ret; i++) {
-				off_t off = (off_t)rand_offset(
-					w, span(size, bs));
-
-				ret = lseek(fd, off, SEEK_SET) < 0 ||
-				      write_blocks(w, fd, bs, bs,
-						   file_vid(s, name));
-			}
-		} else {
-			off_t off = (off_t)rand_offset(w, span(size,
-							    tg->write_size));
-
-			ret = lseek(fd, off, SEEK_SET) < 0 ||
-			      write_blocks(w, fd, tg->write_size, bs,
-					   file_vid(s, name));
-		}
-		if (!ret && (ret = do_fsync(w, fd, op)))
-			what = "fsync";
-		moved = tg->write_size;
-		w->wbytes += moved;
-		break;
-	}
-	case FFSB_OP_WRITEALL:
-	case FFSB_OP_WRITEALL_FSYNC: {
-		struct stat sb;
-
-		fd = openat(s->data_fd, name, O_WRONLY | O_CLOEXEC |
-			    w->run->oflags);
-		if (fd < 0)
-			break;
-		what = "write";
-		ret = fstat(fd, &sb) ||
-		      write_blocks(w, fd, (uint64_t)sb.st_size,
-				   tg->write_blocksize, file_vid(s, name));
-		if (!ret && (ret = do_fsync(w, fd, op)))
-			what = "fsync";
-		moved = (uint64_t)sb.st_size;
-		w->wbytes += moved;
-		break;
-	}
-	case FFSB_OP_APPEND:
-	case FFSB_OP_APPEND_FSYNC:
-		/*
-		 * --verify: no O_APPEND but a write at the end as found, so
-		 * the pattern matches where the bytes land; two threads
-		 * appending at once then write the same bytes at the same
-		 * place instead of a misplaced copy.
-		 */
-		fd = openat(s->data_fd, name, O_WRONLY |
-			    (w->run->verify ? 0 : O_APPEND) |
-			    O_CLOEXEC | w->run->oflags);
-		if (fd < 0)
-			break;
-		what = "append to";
-		ret = (w->run->verify && lseek(fd, 0, SEEK_END) < 0) ||
-		      write_blocks(w, fd, tg->write_size,
-				   tg->write_blocksize, file_vid(s, name));
-		if (!ret && (ret = do_fsync(w, fd, op)))
-			what = "fsync";
-		moved = grew = tg->write_size;
-		w->wbytes += moved;
-		break;
-	case FFSB_OP_CREATE:
-	case FFSB_OP_CREATE_FSYNC:
-		size = ffsb_choose_size(s->fs, &w->rng);
-		id = slot_new(s);
-		slot_name(s, (uint32_t)id, name, sizeof(name));
-		what = "create";
-		fd = openat(s->data_fd, name, O_WRONLY | O_CREAT | O_TRUNC |
-			    O_CLOEXEC | w->run->oflags, 0644);
-		if (fd < 0)
-			break;
-		what = "write";
-		ret = write_blocks(w, fd, size, tg->write_blocksize,
-				   file_vid(s, name));
-		if (!ret && (ret = do_fsync(w, fd, op)))
-			what = "fsync";
-		moved = size;
-		w->wbytes += moved;
-		w->created++;
-		break;
-	case FFSB_OP_DELETE:
-		what = "delete";
-		ret = unlinkat(s->data_fd, name, 0);
-		if (!ret)
-			slot_free(s, (uint32_t)id);
-		w->deleted++;
-		fd = -2;
-		break;
-	case FFSB_OP_STAT: {
-		struct stat sb;
-
-		what = "stat";
-		ret = fstatat(s->data_fd, name, &sb, 0);
-		fd = -2;
-		break;
-	}
-	case FFSB_OP_OPEN_CLOSE:
-		fd = openat(s->data_fd, name, O_RDONLY | O_CLOEXEC);
-		break;
-	case FFSB_OP_CREATEDIR:
-		snprintf(name, sizeof(name), "x%llu", (unsigned long long)
-			 counter_next(s, &s->next_dir));
-		what = "create directory";
-		ret = mkdirat(s->data_fd, name, 0755);
-		fd = -2;
-		break;
-	case FFSB_OP_METAOP: {
-		/* FFSB's metaop: two mkdirs, a rename and an rmdir */
-		uint64_t n = counter_next(s, &s->next_meta);
-		char a[32], b[32], c[32];
-
-		snprintf(a, sizeof(a), "m%llu", (unsigned long long)n);
-		snprintf(b, sizeof(b), "t%llu", (unsigned long long)n);
-		snprintf(c, sizeof(c), "r%llu", (unsigned long long)n);
-		snprintf(name, sizeof(name), "../meta/%s", a);
-		what = "do a metaop on";
-		ret = mkdirat(s->meta_fd, a, 0755) ||
-		      mkdirat(s->meta_fd, b, 0755) ||
-		      renameat(s->meta_fd, a, s->meta_fd, c) ||
-		      unlinkat(s->meta_fd, b, AT_REMOVEDIR);
-		fd = -2;
-		break;
-	}
-	default:
+	if ((unsigned)op >= FFSB_OP_NR || !op_fns[op])
 		BUG("bad op %d", (int)op);
+	if (ffsb_op_needs_file(op)) {
+		c.id = slot_pick(c.s, &w->rng, op == FFSB_OP_DELETE, &c.size);
+		if (c.id < 0)
+			return 0;
+		slot_name(c.s, (uint32_t)c.id, c.name, sizeof(c.name));
 	}
-	if (fd == -1 && !ret)
+	ret = op_fns[op](&c);
+	if (c.fd == -1 && !ret)
 		ret = -1;
-	if (fd >= 0 && close(fd) && !ret) {
-		what = "close";
+	if (c.fd >= 0 && close(c.fd) && !ret) {
+		c.what = "close";
 		ret = -1;
 	}
 	if (ret && !w->failed)
-		wfail(w, what, s, name);
+		wfail(w, c.what, c.s, c.name);
 	if (op == FFSB_OP_CREATE || op == FFSB_OP_CREATE_FSYNC) {
 		if (!ret)
-			slot_publish(s, (uint32_t)id, size);
+			slot_publish(c.s, (uint32_t)c.id, c.size);
 		else
-			slot_free(s, (uint32_t)id);
-	} else if (id >= 0 && op != FFSB_OP_DELETE) {
-		slot_done(s, (uint32_t)id, ret ? 0 : grew);
+			slot_free(c.s, (uint32_t)c.id);
+	} else if (c.id >= 0 && op != FFSB_OP_DELETE) {
+		slot_done(c.s, (uint32_t)c.id, ret ? 0 : c.grew);
 	}
 	if (ret)
 		return -1;
 	w->calls[op]++;
-	w->bytes[op] += moved;
-	w->trans[op] += ffsb_transactions(op, moved,
+	w->bytes[op] += c.moved;
+	w->trans[op] += ffsb_transactions(op, c.moved,
 					  op_is_read(op) ? tg->read_blocksize :
 					  tg->write_blocksize,
 					  op_is_pwrite(op) && tg->write_random);
