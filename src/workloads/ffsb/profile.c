@@ -10,7 +10,7 @@
  * the section it is in, converts the value strictly, and stops at the
  * first problem with "file:line: reason".  See doc/ffsb.md for the keys.
  */
-#include "model/ffsb_profile.h"
+#include "workloads/ffsb/profile.h"
 
 #include <ctype.h>
 #include <errno.h>
