@@ -115,6 +115,15 @@ struct workload {
 	void (*report_compare)(FILE *out, const struct cmp_group *groups,
 			       size_t nr_groups);
 	/*
+	 * Optional: the classic text result over all of one run's runs of
+	 * this workload (same options), one group per target with its
+	 * repetitions, printed once after them by `run` and `show`
+	 * (bonnie++'s table with a row per filesystem and repetition,
+	 * compilebench's "Average NAME results").
+	 */
+	void (*report_run)(FILE *out, const struct cmp_group *groups,
+			   size_t nr_groups);
+	/*
 	 * The figures that decide "better or worse", as "phase/metric"
 	 * ("summary/patch.avg", "read/MiB/s"), NULL-terminated; may be NULL.
 	 * compare uses them for its roll-up and --fail-on-regression, and

@@ -199,7 +199,7 @@ static int setup_set(struct fset *s, struct phase *ph, struct pyrand *rng,
 		id = ffsb_slot_new(s);
 		ffsb_slot_name(s, id, name, sizeof(name));
 		fd = openat(s->data_fd, name, O_WRONLY | O_CREAT | O_TRUNC |
-			    O_CLOEXEC, 0644);
+			    O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			phase_fail(ph, "cannot create '%s/data/%s': %s",
 				   s->dir, name, strerror(errno));

@@ -308,10 +308,11 @@ struct op_ctx {
 /* An op: 0 done, non-zero failed (errno set; c->what says what). */
 typedef int (*op_fn)(struct op_ctx *c);
 
+/* Open the op's file in the set's data directory (mode for O_CREAT). */
 static int open_data(struct op_ctx *c, int flags)
 {
 	c->fd = openat(c->s->data_fd, c->name, flags | O_CLOEXEC |
-		       c->w->run->oflags);
+		       c->w->run->oflags, 0644);
 	return c->fd < 0;
 }
 
@@ -463,7 +464,7 @@ static int op_create(struct op_ctx *c)
 	c->id = ffsb_slot_new(c->s);
 	ffsb_slot_name(c->s, (uint32_t)c->id, c->name, sizeof(c->name));
 	c->what = "create";
-	if (open_data(c, O_WRONLY | O_CREAT | O_TRUNC))
+	if (open_data(c, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW))
 		return 0;
 	c->what = "write";
 	ret = write_blocks(w, c->fd, c->size, c->tg->write_blocksize,
