@@ -461,7 +461,8 @@ int age_check_golden(const struct age_args *a)
 	img = golden_image_path(a->scratch, a->check);
 	copy = xasprintf("%s/golden/.check-%ld.img", a->scratch,
 			 (long)getpid());
-	if (state_record("image", copy) < 0)
+	/* cleanup acts only on images inside a journaled scratch */
+	if (state_scratch(a->scratch) < 0 || state_record("image", copy) < 0)
 		goto out;
 	if (golden_copy(img, copy) == 0 &&
 	    golden_checksum(img, s1, sizeof(s1)) == 0 &&
