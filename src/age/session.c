@@ -494,9 +494,11 @@ static int save_golden(struct age_sess *s)
 
 	if (target_unmount(&s->t) < 0)
 		return -1;
-	scratch = realpath(s->a->scratch, NULL);
-	if (!scratch)
-		return error_errno("cannot resolve '%s'", s->a->scratch);
+	/* The image's own directory is the effective scratch: under a sticky
+	 * --scratch it is fslab's private fslab.UID beneath it, which is
+	 * also where aged:NAME looks for golden images. */
+	scratch = xstrndup(s->t.image,
+			   (size_t)(strrchr(s->t.image, '/') - s->t.image));
 	m.fstype = s->t.fstype ? xstrdup(s->t.fstype) : NULL;
 	m.mkfs_args = s->t.spec.mkfs_args ? xstrdup(s->t.spec.mkfs_args)
 					  : NULL;
