@@ -84,6 +84,38 @@ static void print_ranks(FILE *out, const struct phase_rec *p)
 }
 
 /*
+ * Ranks on several hosts: the spread over hosts, then one row per host
+ * (the "host:NAME" metrics, in node order):
+ * "hosts 3: min 310 max 402 mean 355 files/s, slowest host c2"
+ * "  host c1: 402 files/s"
+ */
+static void print_hosts(FILE *out, const struct phase_rec *p)
+{
+	const struct metric *n = phase_rec_metric(p, "hosts");
+	const struct metric *lo = phase_rec_metric(p, "host_min");
+	const struct metric *hi = phase_rec_metric(p, "host_max");
+	const struct metric *mean = phase_rec_metric(p, "host_mean");
+	const struct metric *slow = phase_rec_metric(p, "slowest_host");
+	const char *slowest = "?";
+	size_t h = 0;
+
+	if (!n || !lo || !hi || !mean || !slow)
+		return;
+	for (size_t i = 0; i < p->nr_metrics; i++)
+		if (!strncmp(p->metrics[i].name, "host:", 5) &&
+		    (double)h++ == slow->value)
+			slowest = p->metrics[i].name + 5;
+	fprintf(out, "%-16s   hosts %.0f: min %.0f max %.0f mean %.0f %s, "
+		"slowest host %s\n", "", n->value, lo->value, hi->value,
+		mean->value, mean->unit, slowest);
+	for (size_t i = 0; i < p->nr_metrics; i++)
+		if (!strncmp(p->metrics[i].name, "host:", 5))
+			fprintf(out, "%-16s     host %s: %.0f %s\n", "",
+				p->metrics[i].name + 5, p->metrics[i].value,
+				p->metrics[i].unit);
+}
+
+/*
  * "stonewall 0.50 s: 14897 files, 29794 files/s; full 1.06 s: 24872
  * files, 23466 files/s" - what was done by the deadline against the
  * whole phase, wear-out included.
@@ -184,6 +216,8 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		fputc('\n', out);
 		if (row->ranked)
 			print_ranks(out, row->ranked);
+		if (row->ranked)
+			print_hosts(out, row->ranked);
 		if (row->walled)
 			print_stonewall(out, row->walled);
 		free(row->wall);

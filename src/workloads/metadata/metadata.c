@@ -304,6 +304,9 @@ static void add_reorder(struct md_run *r, struct phase *ph)
 	phase_metric(ph, "peer_of_rank0",
 		     (double)par_peer(0, r->o->reorder, r->nranks), "rank",
 		     BETTER_NONE);
+	phase_metric(ph, "peers_same_host",
+		     (double)par_same_node_peers(r->o->reorder), "ranks",
+		     BETTER_NONE);
 }
 
 /*
@@ -618,6 +621,7 @@ static void reorder_note(const struct md_run *r)
 	fprintf(p, "metadata: reorder=%lld: rank r stats%s the files of "
 		"rank r%+lld (mod %d)\n", r->o->reorder, r->o->size ?
 		" and reads" : "", r->o->reorder, r->nranks);
+	par_reorder_note(p, "metadata", r->o->reorder);
 	if (par_nodes() == 1)
 		fprintf(p, "metadata: note: all %d ranks run on one node and "
 			"share its page cache, so reading another rank's "
