@@ -5,6 +5,10 @@
  * version and every statement live here.  Statements are prepared once
  * per connection and cached; every value is a bound parameter.
  *
+ * Over 800 lines on purpose: it is one cohesive job, the translation
+ * between the records of result.h and SQL.  Splitting it would spread
+ * the schema over several files and let SQL leak out of this one.
+ *
  * Concurrency: WAL lets readers run beside one writer, every write
  * transaction starts with BEGIN IMMEDIATE (so it takes the write lock up
  * front instead of failing half-way on an upgrade), and the busy timeout
