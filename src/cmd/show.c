@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "compare/order.h"
 #include "output/csv.h"
 #include "output/json.h"
 #include "output/runreport.h"
@@ -62,6 +63,7 @@ static void print_header(FILE *out, const struct run_rec *r)
 		str_or(r->version, "?"), str_or(r->kernel, "?"),
 		str_or(r->host, "?"), (unsigned long long)r->seed);
 	fprintf(out, "command: %s\n", str_or(r->cmdline, "?"));
+	order_print_run(out, r);
 }
 
 /* A rate, or "-" when there is nothing to divide by. */

@@ -2,7 +2,9 @@
 /*
  * summary.c - the end-of-run table.  Rows group every phase of the same
  * name across the repetitions of one target spec, so `--repeat 5` shows
- * n = 5 and the spread without a separate `compare`.
+ * n = 5 and the spread without a separate `compare`.  The repetition is
+ * the sample, as in compare: a phase's instances inside one repetition
+ * fold into one figure (stats/repmean.h) before the mean and CoV.
  */
 #include "output/summary.h"
 
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/repmean.h"
 #include "stats/stats.h"
 #include "util/util.h"
 
@@ -24,6 +27,9 @@ struct row {
 	double busy_sum;
 	size_t busy_n;
 	size_t failed, interrupted;
+	/* this repetition's instances, folded by flush() */
+	double *pw, *pm, *pmw, *pf, *pfw;
+	size_t npw, npm, npf, apw, apm, apmw, apf, apfw, npmw, npfw;
 	const struct phase_rec *ranked; /* first instance run on MPI ranks */
 	const struct phase_rec *walled; /* first instance with a stonewall */
 };
@@ -54,6 +60,20 @@ static void push(double **arr, size_t *n, size_t *alloc, double v)
 {
 	ALLOC_GROW(*arr, *n + 1, *alloc);
 	(*arr)[(*n)++] = v;
+}
+
+/* End of a repetition: its instances become one figure each. */
+static void flush(struct row *r)
+{
+	if (r->npw)
+		push(&r->wall, &r->n, &r->alloc, stats_mean(r->pw, r->npw));
+	if (r->npm)
+		push(&r->mibs, &r->nmibs, &r->alloc_m,
+		     rep_fold("MiB/s", r->pm, r->pmw, r->npm));
+	if (r->npf)
+		push(&r->files, &r->nfiles, &r->alloc_f,
+		     rep_fold("files/s", r->pf, r->pfw, r->npf));
+	r->npw = r->npm = r->npf = r->npmw = r->npfw = 0;
 }
 
 static void print_num(FILE *out, double v, int width, int prec)
@@ -168,14 +188,18 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 				row->failed++;
 				continue;
 			}
-			push(&row->wall, &row->n, &row->alloc,
+			push(&row->pw, &row->npw, &row->apw,
 			     (double)p->m.wall_ns / 1e9);
-			if ((m = phase_rec_metric(p, "MiB/s")))
-				push(&row->mibs, &row->nmibs, &row->alloc_m,
-				     m->value);
-			if ((m = phase_rec_metric(p, "files/s")))
-				push(&row->files, &row->nfiles,
-				     &row->alloc_f, m->value);
+			if ((m = phase_rec_metric(p, "MiB/s"))) {
+				push(&row->pm, &row->npm, &row->apm, m->value);
+				push(&row->pmw, &row->npmw, &row->apmw,
+				     (double)p->m.wall_ns / 1e9);
+			}
+			if ((m = phase_rec_metric(p, "files/s"))) {
+				push(&row->pf, &row->npf, &row->apf, m->value);
+				push(&row->pfw, &row->npfw, &row->apfw,
+				     (double)p->m.wall_ns / 1e9);
+			}
 			if (!row->ranked && phase_rec_metric(p, "ranks"))
 				row->ranked = p;
 			if (!row->walled && phase_rec_metric(p, "stonewall_s"))
@@ -185,6 +209,8 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 				row->busy_n++;
 			}
 		}
+		for (size_t k = 0; k < nr; k++)
+			flush(&rows[k]);
 	}
 
 	fprintf(out, "\nfslab run %lld %s: %zu target build(s), %zu workload "
@@ -202,9 +228,12 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		fprintf(out, "%-16.16s %-13.13s %-16.16s %4zu",
 			row->target_name, row->workload, row->phase, row->n);
 		print_num(out, stats_mean(row->wall, row->n), 9, 2);
-		print_num(out, ms.mean, 9, 2);
+		/* the mean over repetitions compare uses (harmonic) */
+		print_num(out, rep_mean("MiB/s", row->mibs, row->nmibs, NULL),
+			  9, 2);
 		print_num(out, ms.cov_pct, 8, 1);
-		print_num(out, stats_mean(row->files, row->nfiles), 10, 0);
+		print_num(out, rep_mean("files/s", row->files, row->nfiles,
+					NULL), 10, 0);
 		print_num(out, row->busy_n ? row->busy_sum /
 					     (double)row->busy_n
 					   : NAN,
@@ -223,6 +252,11 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		free(row->wall);
 		free(row->mibs);
 		free(row->files);
+		free(row->pw);
+		free(row->pm);
+		free(row->pmw);
+		free(row->pf);
+		free(row->pfw);
 	}
 	free(rows);
 }
