@@ -16,10 +16,10 @@
 
 #include "frag/frag.h"
 #include "frag/text.h"
+#include "stats/repmean.h"
 #include "util/util.h"
 #include "workloads/frag.h"
 #include "workloads/registry.h"
-#include "workloads/repmean.h"
 
 #define OFF(f) offsetof(struct frag_wl_opts, f)
 static const struct opt frag_opt_table[] = {
@@ -167,7 +167,7 @@ static double group_value(const struct cmp_group *g, const char *name)
 				unit = m->unit;
 			}
 		}
-	mean = n ? wl_rep_mean(v, n, unit) : NAN;
+	mean = n ? rep_mean(unit, v, n, NULL) : NAN;
 	free(v);
 	return mean;
 }

@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "model/treemodel.h"
+#include "stats/repmean.h"
 #include "util/util.h"
 #include "util/verify.h"
-#include "workloads/repmean.h"
 
 const struct kind_info cb_kinds[K_NR] = {
 	{ "initial-create", "intial create", false },
@@ -139,12 +139,11 @@ static void cb_average(const struct cmp_group *g, struct cb_average *a)
 		if (!m)
 			continue;
 		/* the units the summary phase stores them with */
-		a->k[k].runs = (int)(wl_rep_mean(runs, m, "runs") +
-				     0.5);
-		a->k[k].sum = wl_rep_mean(avg, m, cb_kinds[k].seconds ?
-						 "s" : "MiB/s");
-		a->k[k].user = wl_rep_mean(user, m, "s");
-		a->k[k].sys = wl_rep_mean(sys, m, "s");
+		a->k[k].runs = (int)(rep_mean("runs", runs, m, NULL) + 0.5);
+		a->k[k].sum = rep_mean(cb_kinds[k].seconds ? "s" : "MiB/s",
+				       avg, m, NULL);
+		a->k[k].user = rep_mean("s", user, m, NULL);
+		a->k[k].sys = rep_mean("s", sys, m, NULL);
 	}
 	free(avg);
 	free(user);
@@ -156,7 +155,7 @@ static void cb_average(const struct cmp_group *g, struct cb_average *a)
  * compilebench's "Average NAME results" of the mailing-list comparisons,
  * one block per configuration, each line in compilebench's own summary
  * format: per repetition compilebench's average, then the mean of those
- * over the complete repetitions (wl_rep_mean).  A repetition
+ * over the complete repetitions (stats/repmean.h).  A repetition
  * that did not complete is left out and named in the heading.
  */
 static void print_average(FILE *out, const struct cmp_group *g)

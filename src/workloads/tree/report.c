@@ -23,8 +23,8 @@
 #include "measure.h"
 #include "model/tarball.h"
 #include "model/treemodel.h"
+#include "stats/repmean.h"
 #include "util/util.h"
-#include "workloads/repmean.h"
 
 /* ---- the report ---- */
 
@@ -91,7 +91,7 @@ static size_t collect_rows(const struct cmp_group *g, size_t ng,
 /*
  * The mean over a group's complete phases of a figure of the row's phase
  * (NULL: the wall time, "@user"/"@sys": the CPU times), by the one rule
- * of wl_rep_mean (rates harmonically).  < 0: none.
+ * of stats/repmean.h (rates harmonically).  < 0: none.
  */
 static double group_mean(const struct cmp_group *g, const struct row *k,
 			 const char *metric)
@@ -121,7 +121,7 @@ static double group_mean(const struct cmp_group *g, const struct row *k,
 					      p->m.sys_ns : p->m.user_ns);
 			}
 		}
-	mean = n ? wl_rep_mean(v, n, unit) : -1;
+	mean = n ? rep_mean(unit, v, n, NULL) : -1;
 	free(v);
 	return mean;
 }
