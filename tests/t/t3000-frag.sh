@@ -221,7 +221,7 @@ print(f["available"], ok)' 2>&1)
 			grep -Eq '^extents/file +[0-9.]+ +[0-9.]+ \([-+][0-9.]+%\)' "$SCRATCH/cmp.txt" &&
 			grep -Eq '^layout score +[0-9.]+ +[0-9.]+' "$SCRATCH/cmp.txt" &&
 			grep -Eq '^B\[0,100\) files +[0-9]+ +[0-9]+' "$SCRATCH/cmp.txt" &&
-			grep -q 'survey  fragmented_pct' "$SCRATCH/cmp.txt" &&
+			grep -Eq '^survey +fragmented_pct' "$SCRATCH/cmp.txt" &&
 			ok "ext4: compare reports the fragmentation difference ($fa% vs $fb%)" ||
 			not_ok "ext4: compare reports the fragmentation difference" "want $fa $fb $d" "$(cat "$SCRATCH/cmp.txt")"
 	fi
