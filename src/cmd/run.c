@@ -12,8 +12,11 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "preflight.h"
+#include "progress.h"
 #include "runner.h"
 #include "trace/blktrace.h"
+#include "util/shquote.h"
 #include "util/util.h"
 
 /* Short enough to finish in a few minutes on a 2-core VM; grows as
@@ -27,7 +30,7 @@ static const char usage_text[] =
 	"usage: fslab run [--target SPEC]... [--workload NAME[:key=val,...]]...\n"
 	"                 [--repeat N] [--db PATH] [--scratch DIR] [--tag LABEL]\n"
 	"                 [--seed N] [--json FILE] [--destroy-data=/dev/X]\n"
-	"                 [--verify] [--pause-before PHASE]\n"
+	"                 [--verify] [--pause-before PHASE] [--quiet]\n"
 	"\n"
 	"Build each target, run each workload on it, measure and store every\n"
 	"phase.  Repetitions are interleaved across targets (A B A B ...), each\n"
@@ -73,6 +76,8 @@ static const char usage_text[] =
 	"                        debugging: before every phase named PHASE print\n"
 	"                        a line and stop (SIGSTOP) until SIGCONT, e.g. to\n"
 	"                        corrupt data behind fslab's back\n"
+	"  -q, --quiet           no progress: neither the status line a terminal\n"
+	"                        gets nor the line per finished phase\n"
 	"      --destroy-data=/dev/X\n"
 	"                        allow formatting dev:/dev/X although it holds data\n"
 	"\n"
@@ -110,19 +115,17 @@ static int pause_begin(void *data, struct wl_ctx *ctx, const char *phase)
 	return 0;
 }
 
+/* "fslab run ...", shell-quoted: the stored command pastes back. */
 static char *join_cmdline(int argc, char **argv)
 {
-	size_t len = 6;
+	const char **words = xcalloc((size_t)argc + 1, sizeof(*words));
 	char *s;
 
+	words[0] = "fslab";
 	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = xmalloc(len + 1);
-	strcpy(s, "fslab");
-	for (int i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
+		words[i + 1] = argv[i];
+	s = sh_join((size_t)argc + 1, words);
+	free(words);
 	return s;
 }
 
@@ -180,13 +183,14 @@ int cmd_run(int argc, char **argv)
 		{ "fresh-vs-aged", optional_argument, NULL, O_FVA },
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "pause-before", required_argument, NULL, O_PAUSE },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_config cfg;
 	size_t alloc_t = 0, alloc_w = 0;
 	const char *aged_profile = NULL, *trace = NULL;
-	bool tracing = false;
+	bool tracing = false, quiet = false;
 	char err[512];
 	long long v;
 	int c, rc;
@@ -197,7 +201,7 @@ int cmd_run(int argc, char **argv)
 	cfg.seed = 555;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:w:n:h", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":t:w:n:hq", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 't':
@@ -300,6 +304,9 @@ int cmd_run(int argc, char **argv)
 			runner_add_hook(&pause_hook);
 			break;
 		}
+		case 'q':
+			quiet = true;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -357,8 +364,13 @@ int cmd_run(int argc, char **argv)
 		trace_hook_register(trace);
 	}
 
-	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
-	rc = runner_execute(&cfg);
+	cfg.cmdline = join_cmdline(argc, argv);
+	rc = preflight_run(&cfg);
+	if (!rc) {
+		progress_start(quiet ? PROGRESS_OFF : PROGRESS_AUTO);
+		rc = runner_execute(&cfg);
+		progress_stop();
+	}
 
 	for (size_t i = 0; i < cfg.nr_targets; i++)
 		target_spec_release(&cfg.targets[i]);
