@@ -169,12 +169,14 @@ static void draw_locked(void)
 			P.dev_wr0 = wr;
 			P.dev_base_set = true;
 		}
-		if (wr - P.dev_wr0 || rd - P.dev_rd0) {
+		/* What the device did, when the workload does not say. */
+		if (wr - P.dev_wr0)
 			add_work(line, sizeof(line), &at, "  device wrote ",
 				 wr - P.dev_wr0, true, NULL, el);
-			add_work(line, sizeof(line), &at, ", read ",
-				 rd - P.dev_rd0, true, NULL, el);
-		}
+		if (rd - P.dev_rd0)
+			add_work(line, sizeof(line), &at, wr - P.dev_wr0 ?
+				 ", read " : "  device read ", rd - P.dev_rd0,
+				 true, NULL, el);
 	}
 	if (ef && f)
 		eta = progress_eta(el, f, ef);

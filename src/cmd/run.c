@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "par.h"
 #include "preflight.h"
 #include "progress.h"
 #include "runner.h"
@@ -368,7 +369,8 @@ int cmd_run(int argc, char **argv)
 	cfg.cmdline = join_cmdline(argc, argv);
 	rc = preflight_run(&cfg);
 	if (!rc) {
-		progress_start(quiet ? PROGRESS_OFF : PROGRESS_AUTO);
+		progress_start(quiet || par_rank() ? PROGRESS_OFF
+					      : PROGRESS_AUTO);
 		rc = runner_execute(&cfg);
 		progress_stop();
 	}

@@ -844,6 +844,7 @@ static int test_putc(struct bon_run *r)
 	int ret = 0;
 
 	bp_begin(r, &bp, BON_PUTC);
+	phase_expect(bp.ph, n, 0, 0);
 	if (r->stdio) {
 		FILE *f = fopen(r->path, "w");
 
@@ -860,6 +861,7 @@ static int test_putc(struct bon_run *r)
 
 				lat_add(&bp.lat, t1 - t);
 				t = t1;
+				phase_progress(bp.ph, chunk, 0, 0);
 				if (phase_stop_requested())
 					break;
 			}
@@ -888,6 +890,7 @@ static int test_putc(struct bon_run *r)
 
 				lat_add(&bp.lat, t1 - t);
 				t = t1;
+				phase_progress(bp.ph, chunk, 0, 0);
 				if (phase_stop_requested())
 					break;
 			}
@@ -916,6 +919,7 @@ static int test_block_write(struct bon_run *r)
 	int fd, ret = 0;
 
 	bp_begin(r, &bp, BON_WRITE);
+	phase_expect(bp.ph, nchunks * chunk, 0, 0);
 	fd = open_block(r, O_WRONLY | O_CREAT | O_TRUNC);
 	if (fd < 0)
 		return bp_end(r, &bp, BON_WRITE,
@@ -934,6 +938,7 @@ static int test_block_write(struct bon_run *r)
 		lat_add(&bp.lat, now_ns() - t);
 		bp.bytes += chunk;
 		bp.ops++;
+		phase_progress(bp.ph, chunk, 0, 0);
 		if (phase_stop_requested())
 			break;
 	}
@@ -951,6 +956,7 @@ static int test_rewrite(struct bon_run *r)
 	int fd, ret = 0;
 
 	bp_begin(r, &bp, BON_REWRITE);
+	phase_expect(bp.ph, r->size, 0, 0);
 	fd = open_block(r, O_RDWR);
 	if (fd < 0)
 		return bp_end(r, &bp, BON_REWRITE,
@@ -981,6 +987,7 @@ static int test_rewrite(struct bon_run *r)
 		lat_add(&bp.lat, now_ns() - t);
 		bp.bytes += (uint64_t)n;
 		bp.ops++;
+		phase_progress(bp.ph, (uint64_t)n, 0, 0);
 	}
 	if (ret)
 		close(fd);
@@ -997,6 +1004,7 @@ static int test_getc(struct bon_run *r)
 	int ret = 0;
 
 	bp_begin(r, &bp, BON_GETC);
+	phase_expect(bp.ph, n, 0, 0);
 	add_reorder(r, bp.ph);
 	if (r->stdio) {
 		FILE *f = fopen(r->path, "r");
@@ -1016,6 +1024,7 @@ static int test_getc(struct bon_run *r)
 
 				lat_add(&bp.lat, t1 - t);
 				t = t1;
+				phase_progress(bp.ph, chunk, 0, 0);
 				if (phase_stop_requested())
 					break;
 			}
@@ -1048,6 +1057,7 @@ static int test_getc(struct bon_run *r)
 
 				lat_add(&bp.lat, t1 - t);
 				t = t1;
+				phase_progress(bp.ph, chunk, 0, 0);
 				if (phase_stop_requested())
 					break;
 			}
@@ -1066,6 +1076,7 @@ static int test_block_read(struct bon_run *r)
 	int fd, ret = 0;
 
 	bp_begin(r, &bp, BON_READ);
+	phase_expect(bp.ph, r->size, 0, 0);
 	add_reorder(r, bp.ph);
 	fd = open_block(r, O_RDONLY);
 	if (fd < 0)
@@ -1086,6 +1097,7 @@ static int test_block_read(struct bon_run *r)
 			break;
 		bp.bytes += (uint64_t)n;
 		bp.ops++;
+		phase_progress(bp.ph, (uint64_t)n, 0, 0);
 	}
 	close(fd);
 	return bp_end(r, &bp, BON_READ, ret, -1);

@@ -518,6 +518,7 @@ static void do_files(struct md_worker *w)
 			break;
 		w->files++;
 		w->ops++;
+		phase_progress(r->ph, 0, 1, 0);
 	}
 	if (dirfd >= 0)
 		close(dirfd);
@@ -813,6 +814,8 @@ static int md_phase(struct md_run *r, enum md_kind kind, bool pre_fail)
 
 	ph = phase_begin(r->ctx, name, NULL);
 	r->ph = ph;
+	if (kind != MD_MKDIR && kind != MD_RMDIR)
+		phase_expect(ph, 0, r->files * (uint64_t)nt, 0);
 	if (wall)
 		phase_stonewall_arm(ph, r->o->stonewall);
 	if (ret) {
