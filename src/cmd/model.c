@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "model/tarball.h"
@@ -34,6 +35,11 @@ int cmd_model(int argc, char **argv)
 	if (argc != 3 || (strcmp(argv[1], "capture") &&
 			  strcmp(argv[1], "tarball"))) {
 		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	/* A missing path is a usage error, as in every command (README). */
+	if (access(argv[2], F_OK) < 0) {
+		error_errno("cannot read '%s'", argv[2]);
 		return EXIT_USAGE;
 	}
 	treemodel_init(&m);

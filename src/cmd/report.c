@@ -15,6 +15,7 @@
 #include "compare/load.h"
 #include "output/chart.h"
 #include "output/html.h"
+#include "preflight.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
@@ -167,6 +168,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!output)
 		usage_die("report needs -o FILE; see 'fslab report -h'");
+	{
+		char why[1024];
+
+		/* No mkdir -p: a typo in -o must not make directories. */
+		if (preflight_output_path(output, "-o", why, sizeof(why)) < 0)
+			usage_die("%s", why);
+	}
 	if (cmp_input_load(db, argv + optind, (size_t)(argc - optind), &in))
 		return EXIT_RUNTIME;
 	rc = write_report(output, &in, &o) ? EXIT_RUNTIME : EXIT_OK;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -282,6 +283,19 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (!dev)
 		usage_die("fslab trace needs --dev DEV");
+	{
+		struct stat st;
+
+		/* A missing path is a usage error in every command. */
+		if (stat(dev, &st) < 0) {
+			error_errno("cannot trace '%s'", dev);
+			return EXIT_USAGE;
+		}
+		if (!S_ISBLK(st.st_mode)) {
+			error("cannot trace '%s': not a block device", dev);
+			return EXIT_USAGE;
+		}
+	}
 	if (optind >= argc)
 		usage_die("fslab trace needs a command after '--'");
 
