@@ -337,6 +337,8 @@ void progress_step(const char *what)
 	if (what)
 		snprintf(P.what, sizeof(P.what), "%s", what);
 	P.t0 = now_ns();
+	if (P.active)
+		draw_locked();
 	pthread_mutex_unlock(&P.lock);
 }
 
@@ -355,6 +357,10 @@ void progress_phase_begin(const char *workload, const char *phase,
 	P.in_phase = true;
 	P.active = true;
 	P.t0 = now_ns();
+	/* Name the phase at once, before it is measured (phase_begin calls
+	 * us ahead of its snapshot): a phase shorter than a tick shows too. */
+	if (P.live)
+		draw_locked();
 	pthread_mutex_unlock(&P.lock);
 }
 
