@@ -58,8 +58,9 @@ static void print_help(FILE *out)
 		"\n'fslab <command> --help' describes one command; "
 		"'fslab help targets' the\ntarget SPEC grammar.\n"
 		"\nexit codes: 0 success, 1 runtime failure, 2 usage error or "
-		"refusal\n(bad spec, unsafe device), 3 significant regression "
-		"(compare).\n");
+		"refusal\n(bad spec, unsafe device, missing path), 3 significant "
+		"regression (compare),\n128+N interrupted by signal N "
+		"(130: Ctrl-C).\n");
 }
 
 static void print_targets_help(FILE *out)

@@ -83,8 +83,12 @@ static const char usage_text[] =
 	"      --destroy-data=/dev/X\n"
 	"                        allow formatting dev:/dev/X although it holds data\n"
 	"\n"
+	"Everything that can be checked is checked before any target is built\n"
+	"(pre-flight): all problems are listed at once and nothing is created.\n"
+	"\n"
 	"Needs root for loop and dev: targets.  Exit codes: 0 success, 1 a run\n"
-	"failed, 2 usage error or a refused target.\n";
+	"failed, 2 usage error or a refused target, 128+N interrupted by\n"
+	"signal N (130: Ctrl-C).\n";
 
 /*
  * Workloads that run with --verify: they write the util/verify.h pattern
