@@ -82,6 +82,27 @@ rc=$?
 grep -q '^ext4 *metadata *create ' "$SCRATCH/j.err" && ok "--json -: the text report is on stderr" ||
 	not_ok "--json -: the text report is on stderr" "$(tail -5 "$SCRATCH/j.err")"
 
+# show prints a failed phase's stored reason: files removed behind
+# fslab's back while it is paused before read.
+"$FSLAB" run -t ext4:size=1G -w metadata:files=50,size=4k --pause-before read \
+	--db "$DB" --scratch "$SCRATCH" --tag failed >"$SCRATCH/f.out" 2>"$SCRATCH/f.err" &
+pid=$!
+cleanup_add "kill -9 $pid"
+deadline=$((SECONDS + 120))
+while ! grep -q "paused before phase read (pid $pid)" "$SCRATCH/f.err" &&
+	kill -0 $pid 2>/dev/null && [ $SECONDS -lt $deadline ]; do
+	sleep 0.2
+done
+find "$SCRATCH" -path '*metadata*' -type f -delete
+kill -CONT $pid
+wait $pid
+rc=$?
+why=$(sqlite3 "$DB" "select error from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 'failed' and p.status = 'failed'")
+"$FSLAB" show failed --db "$DB" >"$SCRATCH/f.show" 2>&1
+[ $rc -eq 1 ] && [ -n "$why" ] && grep -qF "phase read FAILED: $why" "$SCRATCH/f.show" &&
+	ok "show prints the failed phase's stored reason" ||
+	not_ok "show prints the failed phase's stored reason" "exit $rc, stored '$why'" "$(tail -5 "$SCRATCH/f.show")"
+
 # Traced: seeks and layout score in the summary and in show.
 if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then
 	"$FSLAB" run -t ext4:size=1G -t 'xfs:size=1G' -w bonnie:size=256M,ram=0,cold=1,files=0,seeks=16000,perchar=none \
