@@ -18,7 +18,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "fs/mkfs.h"
 #include "par.h"
 #include "runner.h"
