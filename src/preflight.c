@@ -306,7 +306,7 @@ static void check_needs(struct problems *p, const struct run_config *cfg,
 	}
 }
 
-int preflight_run(const struct run_config *cfg)
+int preflight_run(const struct run_config *cfg, bool space)
 {
 	struct problems p = { 0 };
 	char why[1024];
@@ -324,7 +324,8 @@ int preflight_run(const struct run_config *cfg)
 		uint64_t bytes, inodes;
 
 		check_target(&p, cfg, i, &bytes, &inodes);
-		check_needs(&p, cfg, i, bytes, inodes);
+		if (space)
+			check_needs(&p, cfg, i, bytes, inodes);
 	}
 	if (cfg->db && *cfg->db &&
 	    preflight_output_path(cfg->db, "--db", why, sizeof(why)) < 0)

@@ -18,9 +18,11 @@ struct run_config;
 
 /*
  * 0 when the run may start; else EXIT_USAGE after printing every problem
- * (rank 0 only under MPI).  Creates nothing.
+ * (rank 0 only under MPI).  Creates nothing.  Without space, the
+ * workloads' space and inode needs are not checked (--no-space-check:
+ * filling a target on purpose).
  */
-int preflight_run(const struct run_config *cfg);
+int preflight_run(const struct run_config *cfg, bool space);
 
 /* An output file's directory must exist and be writable (no mkdir -p):
  * 0, or -1 with the reason in why.  "-" (stdout) passes. */

@@ -81,6 +81,9 @@ static const char usage_text[] =
 	"                        corrupt data behind fslab's back\n"
 	"  -q, --quiet           no progress: neither the status line a terminal\n"
 	"                        gets nor the line per finished phase\n"
+	"      --no-space-check  do not refuse a target smaller than the\n"
+	"                        workloads' estimated space and inode needs\n"
+	"                        (to fill it on purpose)\n"
 	"      --destroy-data=/dev/X\n"
 	"                        allow formatting dev:/dev/X although it holds data\n"
 	"\n"
@@ -152,7 +155,7 @@ int cmd_run(int argc, char **argv)
 {
 	enum { O_DB = 256, O_SCRATCH, O_TAG, O_SEED, O_JSON, O_DESTROY,
 	       O_NOSTORE, O_ORDER, O_REUSE, O_UNTIL, O_MAXREP,
-	       O_TRACE, O_FVA, O_VERIFY, O_PAUSE };
+	       O_TRACE, O_FVA, O_VERIFY, O_PAUSE, O_NOSPACE };
 	static const struct option longopts[] = {
 		{ "target", required_argument, NULL, 't' },
 		{ "workload", required_argument, NULL, 'w' },
@@ -173,13 +176,14 @@ int cmd_run(int argc, char **argv)
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "pause-before", required_argument, NULL, O_PAUSE },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "no-space-check", no_argument, NULL, O_NOSPACE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_config cfg;
 	size_t alloc_t = 0, alloc_w = 0;
 	const char *aged_profile = NULL, *trace = NULL;
-	bool tracing = false, quiet = false;
+	bool tracing = false, quiet = false, space_check = true;
 	char err[512];
 	long long v;
 	int c, rc;
@@ -297,6 +301,9 @@ int cmd_run(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case O_NOSPACE:
+			space_check = false;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			wl_print_verify_support(stdout);
@@ -348,7 +355,7 @@ int cmd_run(int argc, char **argv)
 	}
 
 	cfg.cmdline = join_cmdline(argc, argv);
-	rc = preflight_run(&cfg);
+	rc = preflight_run(&cfg, space_check);
 	if (!rc) {
 		progress_start(quiet || par_rank() ? PROGRESS_OFF
 					      : PROGRESS_AUTO);
