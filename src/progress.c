@@ -350,8 +350,9 @@ void progress_phase_begin(const char *workload, const char *phase,
 	pthread_mutex_lock(&P.lock);
 	clear_locked();
 	reset_counters();
-	snprintf(P.what, sizeof(P.what), "%s %s%s%s", workload ? workload : "",
-		 phase, label ? " " : "", label ? label : "");
+	snprintf(P.what, sizeof(P.what), "%s%s%s%s%s",
+		 workload ? workload : "", workload ? " " : "", phase,
+		 label ? " " : "", label ? label : "");
 	snprintf(P.dev, sizeof(P.dev), "%s", devname ? devname : "");
 	P.dev_base_set = false;
 	P.in_phase = true;
