@@ -332,6 +332,21 @@ int preflight_run(const struct run_config *cfg, bool space)
 		add(&p, "%s", why);
 	if (preflight_output_path(cfg->json, "--json", why, sizeof(why)) < 0)
 		add(&p, "%s", why);
+	/* Under MPI every rank checks its own view (its paths, its
+	 * node's tools) and all refuse together, or none does. */
+	if (par_active()) {
+		int bad = par_agree(!p.nr, p.nr ? p.v[0] : "", why,
+				    sizeof(why));
+
+		if (bad < 0)
+			return 0;
+		if (!p.nr) {
+			if (par_rank() == 0)
+				error("rank %d failed pre-flight: %s", bad,
+				      why);
+			return EXIT_USAGE;
+		}
+	}
 	if (!p.nr)
 		return 0;
 	if (par_rank() == 0) {

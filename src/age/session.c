@@ -27,6 +27,7 @@
 #include "fs/target.h"
 #include "runner.h"
 #include "store/store.h"
+#include "util/interrupt.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "workload.h"
@@ -671,5 +672,8 @@ out:
 	if (target_teardown(&s.t) < 0)
 		ret = EXIT_RUNTIME;
 	state_finish();
+	/* Interrupted: 128 + N, as `fslab run` (README, exit codes). */
+	if (age_stop && interrupt_signal())
+		ret = 128 + interrupt_signal();
 	return ret;
 }

@@ -321,7 +321,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (got_signal) {
 		warning("interrupted; the trace covers the command until then");
-		rc = EXIT_RUNTIME;
+		rc = 128 + got_signal;  /* as every command (README) */
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		if (WIFEXITED(status))
 			error("'%s' exited with %d", argv[optind],
