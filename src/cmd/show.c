@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "compare/order.h"
 #include "output/csv.h"
 #include "output/json.h"
 #include "output/runreport.h"
@@ -53,6 +54,7 @@ static const char *str_or(const char *s, const char *dflt)
 static void print_header(FILE *out, const struct run_rec *r)
 {
 	provenance_text(out, r);
+	order_print_run(out, r);
 }
 
 /* A rate, or "-" when there is nothing to divide by. */
