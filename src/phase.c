@@ -15,6 +15,7 @@
 #include "fs/target.h"
 #include "measure.h"
 #include "par.h"
+#include "progress.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "util/interrupt.h"
@@ -226,6 +227,8 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 		if (hooks[i].begin &&
 		    hooks[i].begin(hooks[i].data, ctx, name) < 0)
 			phase_fail(ph, "phase hook '%s' failed", hooks[i].name);
+	progress_phase_begin(ctx->wlrun ? ctx->wlrun->workload : NULL, name,
+			     label, ph->devname);
 	/* Ranks start a phase together so global time means something. */
 	par_barrier();
 	measure_snap(&ph->snap, ph->devname);
@@ -318,6 +321,7 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 		rc = -1;
 	if (rec->status == PHASE_FAILED)
 		rc = -1;
+	progress_phase_end(rec);
 	if (out)
 		*out = rec;
 	return rc;

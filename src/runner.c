@@ -36,6 +36,7 @@
 #include "output/runreport.h"
 #include "output/summary.h"
 #include "par.h"
+#include "progress.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "util/interrupt.h"
@@ -202,6 +203,12 @@ static void print_failed_where(const struct wlrun_rec *wr,
 	}
 }
 
+/* Where the text results go: stderr when stdout carries the JSON. */
+static FILE *text_out(const struct run_config *cfg)
+{
+	return cfg->json && !strcmp(cfg->json, "-") ? stderr : stdout;
+}
+
 /* Where ranks other than 0 send their progress lines. */
 static FILE *quiet_stream(void)
 {
@@ -286,13 +293,13 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	ctx.seed = cfg->seed;
 	ctx.rep = rep;
 	ctx.target = t;
-	ctx.progress = lead ? stderr : quiet_stream();
+	ctx.progress = lead ? progress_stream() : quiet_stream();
 	ctx.runner = rn;
 	ctx.wlrun = wr;
 	ctx.verify = cfg->verify;
 
 	if (!cfg->plain && lead)
-		fprintf(stderr, "fslab: %s on %s (rep %d, %d rank%s)\n",
+		fprintf(ctx.progress, "fslab: %s on %s (rep %d, %d rank%s)\n",
 			w->wl->name, t->spec.name, rep, par_size(),
 			par_size() == 1 ? "" : "s");
 	rc = w->wl->run(&ctx, w->opts);
@@ -307,17 +314,20 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	if (lead && rc && !stop_requested)
 		print_failed_where(wr, t->spec.name);
 	if (lead) {
+		FILE *out = text_out(cfg);
+
 		if (!cfg->plain && wr->pos >= 0 && cfg->nr_targets > 1)
-			printf("\n== %s on %s rep %d (position %d of %zu, %s "
-			       "order): %s\n", w->wl->name, t->spec.name, rep,
-			       wr->pos + 1, cfg->nr_targets,
-			       rn->run->target_order, status);
+			fprintf(out, "\n== %s on %s rep %d (position %d of "
+				"%zu, %s order): %s\n", w->wl->name,
+				t->spec.name, rep, wr->pos + 1,
+				cfg->nr_targets, rn->run->target_order,
+				status);
 		else if (!cfg->plain)
-			printf("\n== %s on %s rep %d: %s\n", w->wl->name,
-			       t->spec.name, rep, status);
+			fprintf(out, "\n== %s on %s rep %d: %s\n",
+				w->wl->name, t->spec.name, rep, status);
 		if (w->wl->report)
-			w->wl->report(stdout, rn->run, wr);
-		fflush(stdout);
+			w->wl->report(out, rn->run, wr);
+		fflush(out);
 	}
 
 	/* Owned targets are destroyed anyway; a user's directory is not. */
@@ -441,8 +451,16 @@ static int run_rep(struct runner *rn, struct live_target *lt, size_t i,
 		   int rep, const struct target_env *env)
 {
 	const struct run_config *cfg = rn->cfg;
-	int rc = target_up(rn, lt, i, rep, env);
+	int rc;
 
+	progress_where(i + 1, cfg->nr_targets, cfg->targets[i].name, rep,
+		       cfg->until_cov > 0 ? 0 : cfg->repeat);
+	if (!lt->up)
+		progress_step(cfg->targets[i].age ? "building the target "
+			      "(mkfs, mount, aging)" : "building the target "
+			      "(mkfs, mount)");
+	rc = target_up(rn, lt, i, rep, env);
+	progress_step(NULL);
 	if (rc < 0)
 		return rc;
 	rn->target = &lt->t;
@@ -581,35 +599,40 @@ static void print_fresh_vs_aged(const struct runner *rn)
 	const struct workload *wl = cfg->wls[0].wl;
 	const char *key = wl->key_metrics ? wl->key_metrics[0] : "wall time";
 
+	FILE *out = text_out(cfg);
+
 	for (size_t i = 0; i < cfg->fresh_vs_aged; i++) {
 		double fresh = target_mean(rn, i);
 		double aged = target_mean(rn, i + cfg->fresh_vs_aged);
 
 		if (isnan(fresh) || isnan(aged) || fresh == 0)
-			printf("fresh-vs-aged: %s: no %s %s to compare\n",
-			       cfg->targets[i].name, wl->name, key);
+			fprintf(out, "fresh-vs-aged: %s: no %s %s to "
+				"compare\n", cfg->targets[i].name, wl->name,
+				key);
 		else
-			printf("fresh-vs-aged: %s %s %s: aged/fresh = %.3f\n",
-			       cfg->targets[i].name, wl->name, key,
-			       aged / fresh);
+			fprintf(out, "fresh-vs-aged: %s %s %s: aged/fresh = "
+				"%.3f\n", cfg->targets[i].name, wl->name, key,
+				aged / fresh);
 	}
 }
 
 static void print_settling(const struct runner *rn)
 {
 	const struct run_config *cfg = rn->cfg;
+	FILE *out = text_out(cfg);
 
 	for (size_t i = 0; i < cfg->nr_targets; i++) {
 		size_t n;
 		double cov = target_cov(rn, i, &n);
 
 		if (!isnan(cov) && cov <= cfg->until_cov)
-			printf("until-cov: %s settled at CoV %.2f%% after %zu "
-			       "repetition(s)\n", cfg->targets[i].name, cov, n);
+			fprintf(out, "until-cov: %s settled at CoV %.2f%% "
+				"after %zu repetition(s)\n",
+				cfg->targets[i].name, cov, n);
 		else
-			printf("until-cov: %s did NOT settle: CoV %.2f%% > "
-			       "%.2f%% after %zu repetition(s)\n",
-			       cfg->targets[i].name, cov, cfg->until_cov, n);
+			fprintf(out, "until-cov: %s did NOT settle: CoV "
+				"%.2f%% > %.2f%% after %zu repetition(s)\n",
+				cfg->targets[i].name, cov, cfg->until_cov, n);
 	}
 }
 
@@ -702,23 +725,30 @@ teardown:
 	if (cfg->fresh_vs_aged && cfg->nr_wls && par_rank() == 0)
 		print_fresh_vs_aged(&rn);
 out:
-	if (stop_requested && exit_code == EXIT_OK)
-		exit_code = EXIT_RUNTIME;
+	/* The shell's convention for "killed by signal N". */
+	if (stop_requested)
+		exit_code = 128 + interrupt_signal();
 	status = stop_requested ? "incomplete"
 		 : exit_code   ? "failed"
 			       : "complete";
 	free(rn.run->status);
 	rn.run->status = xstrdup(status);
 	rn.run->finished = (int64_t)(realtime_ns() / 1000000000ULL);
-	if (rn.st && rn.run->id)
+	/* A run refused before it measured anything is no result: leave
+	 * no empty "failed" row behind (pre-flight catches most refusals
+	 * earlier; a dev: target's safety checks come only here). */
+	if (rn.st && rn.run->id && exit_code == EXIT_USAGE &&
+	    !rn.run->nr_wlruns)
+		(void)!store_delete_run(rn.st, rn.run->id);
+	else if (rn.st && rn.run->id)
 		store_run_finish(rn.st, rn.run->id, status);
 	if (par_rank() == 0 && cfg->json &&
 	    json_write_run(rn.run, cfg->json) < 0)
 		exit_code = EXIT_RUNTIME;
 	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
-		runreport_print(stdout, rn.run);
+		runreport_print(text_out(cfg), rn.run);
 	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
-		summary_print(stdout, rn.run, dbpath);
+		summary_print(text_out(cfg), rn.run, dbpath);
 	run_rec_free(rn.run);
 	store_close(rn.st);
 	free(dbpath);

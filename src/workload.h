@@ -80,6 +80,16 @@ struct wl_ctx {
 				   * and check it on every read */
 };
 
+/*
+ * What a workload needs of its target at its peak, for pre-flight: rough
+ * upper bounds are fine, a missed need is found late, as before.
+ */
+struct wl_needs {
+	uint64_t bytes;      /* file data at the peak */
+	uint64_t inodes;     /* files and directories at the peak */
+	char what[160];      /* what needs it: "bonnie's 48.0G scratch file" */
+};
+
 /* One configuration in a comparison: its label and its repetitions. */
 struct cmp_group {
 	const char *label;                  /* target name, or RUN/TAG */
@@ -143,6 +153,12 @@ struct workload {
 	 * error message and `fslab run --help`; NULL means "not yet".
 	 */
 	const char *no_verify;
+	/*
+	 * Optional: fill *n (zeroed) with what these options need on a
+	 * target; pre-flight refuses a target that cannot hold it before
+	 * any target is built.  nranks: MPI ranks sharing the target.
+	 */
+	void (*needs)(const void *opts, int nranks, struct wl_needs *n);
 };
 
 /* ---- the phase API (implemented by the core, src/phase.c) ---- */
@@ -153,6 +169,18 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 /* Add work done (accumulates). */
 void phase_work(struct phase *ph, uint64_t bytes, uint64_t files,
 		uint64_t ops);
+/*
+ * Optional, for the progress line (src/progress.h): how much work the
+ * phase will do (0 where unknown), or how long a time-based phase runs,
+ * and the work done so far while it runs.  Cheap (relaxed atomics) and
+ * thread-safe; they never touch the phase's record: phase_work() still
+ * reports the totals.
+ */
+void phase_expect(struct phase *ph, uint64_t bytes, uint64_t files,
+		  uint64_t ops);
+void phase_expect_secs(struct phase *ph, double seconds);
+void phase_progress(struct phase *ph, uint64_t bytes, uint64_t files,
+		    uint64_t ops);
 /* Record one of the workload's own figures. */
 void phase_metric(struct phase *ph, const char *name, double value,
 		  const char *unit, enum better better);

@@ -28,6 +28,7 @@
 #include "runner.h"
 #include "store/store.h"
 #include "util/strbuf.h"
+#include "util/interrupt.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "workload.h"
@@ -652,5 +653,8 @@ out:
 	if (target_teardown(&s.t) < 0)
 		ret = EXIT_RUNTIME;
 	state_finish();
+	/* Interrupted: 128 + N, as `fslab run` (README, exit codes). */
+	if (age_stop && interrupt_signal())
+		ret = 128 + interrupt_signal();
 	return ret;
 }

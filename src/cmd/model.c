@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "model/tarball.h"
@@ -53,6 +54,11 @@ int cmd_model(int argc, char **argv)
 			  strcmp(argv[1], "tarball")))
 		return cmdopt_usage_error(&cmd_model_opts, "wants 'capture "
 					  "DIR' or 'tarball TARBALL'");
+	/* A missing path is a usage error, as in every command (README). */
+	if (access(argv[2], F_OK) < 0) {
+		error_errno("cannot read '%s'", argv[2]);
+		return EXIT_USAGE;
+	}
 	treemodel_init(&m);
 	if (!strcmp(argv[1], "capture"))
 		ret = treemodel_capture(&m, argv[2]);

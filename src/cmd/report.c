@@ -15,6 +15,7 @@
 #include "compare/session.h"
 #include "output/chart.h"
 #include "output/html.h"
+#include "preflight.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
@@ -122,6 +123,14 @@ int cmd_report(int argc, char **argv)
 	if (!a.output)
 		return cmdopt_usage_error(&cmd_report_opts,
 					  "report needs -o FILE");
+	{
+		char why[1024];
+
+		/* No mkdir -p: a typo in -o must not make directories. */
+		if (preflight_output_path(a.output, "-o", why, sizeof(why)) < 0)
+			return cmdopt_usage_error(&cmd_report_opts, "%s",
+						  why);
+	}
 	if (cmp_input_load(a.store.db, argv + first, (size_t)(argc - first),
 			   &in))
 		return EXIT_RUNTIME;

@@ -12,6 +12,9 @@
 
 #include "age/ager.h"
 #include "cmd.h"
+#include "par.h"
+#include "preflight.h"
+#include "progress.h"
 #include "runner.h"
 #include "trace/blktrace.h"
 #include "trace/hook.h"
@@ -35,7 +38,7 @@ struct run_args {
 	struct run_config cfg;
 	size_t alloc_t, alloc_w;
 	struct cmdopt_store store;
-	bool no_store, tracing;
+	bool no_store, tracing, quiet, no_space_check;
 	long long repeat, max_repeat;
 	const char *order, *aged_profile, *trace, *pause;
 };
@@ -201,6 +204,12 @@ static const struct cmdopt run_table[] = {
 		  "debugging: before every phase named PHASE print a line and "
 		  "stop (SIGSTOP) until SIGCONT, e.g. to corrupt data behind "
 		  "fslab's back"),
+	CMDOPT_BOOL('q', "quiet", struct run_args, quiet,
+		    "no progress: neither the status line a terminal gets nor "
+		    "the line per finished phase (see README, Watching a run)"),
+	CMDOPT_BOOL(0, "no-space-check", struct run_args, no_space_check,
+		    "do not refuse a target smaller than the workloads' "
+		    "estimated space and inode needs (to fill it on purpose)"),
 	CMDOPT_STR_C(0, "destroy-data", struct run_args, cfg.destroy_data,
 		     "/dev/X", CMDOPT_C_FILE,
 		     "allow formatting dev:/dev/X although it holds data"),
@@ -213,16 +222,19 @@ const struct cmdopt_cmd cmd_run_opts = {
 	.usage = "[--target SPEC]... [--workload NAME[:key=val,...]]...\n"
 		 "[--repeat N] [--db PATH] [--scratch DIR] [--tag LABEL]\n"
 		 "[--seed N] [--json FILE] [--destroy-data=/dev/X]\n"
-		 "[--verify] [--pause-before PHASE]",
+		 "[--verify] [--pause-before PHASE] [--quiet]",
 	.desc = "Build each target, run each workload on it, measure and "
 		"store every phase.  Repetitions are interleaved across "
 		"targets in a counterbalanced order (A B, B A, ...), each on "
 		"a freshly made filesystem.",
 	.opts = run_table,
 	.more_help = wl_print_verify_support,
-	.footer = "Needs root for loop and dev: targets.  Exit codes: 0 "
-		  "success, 1 a run failed, 2 usage error or a refused "
-		  "target.",
+	.footer = "Everything that can be checked is checked before any "
+		  "target is built (pre-flight): all problems are listed at "
+		  "once and nothing is created.  Needs root for loop and "
+		  "dev: targets.  Exit codes: 0 success, 1 a run failed, 2 "
+		  "usage error or a refused target, 128+N interrupted by "
+		  "signal N (130: Ctrl-C).",
 };
 
 /* --pause-before: a phase hook, so it runs before the phase measures. */
@@ -352,8 +364,15 @@ int cmd_run(int argc, char **argv)
 		run_config_add_hook(&cfg, trace_phase_hook(trace));
 	}
 
-	cfg.cmdline = argv_join("fslab", argc - 1, argv + 1);
-	rc = runner_execute(&cfg);
+	/* "fslab run ...", shell-quoted (argv_join): it pastes back. */
+	cfg.cmdline = argv_join("fslab", argc, argv);
+	rc = preflight_run(&cfg, !a.no_space_check);
+	if (!rc) {
+		progress_start(a.quiet || par_rank() ? PROGRESS_OFF
+						     : PROGRESS_AUTO);
+		rc = runner_execute(&cfg);
+		progress_stop();
+	}
 
 	for (size_t i = 0; i < cfg.nr_targets; i++)
 		target_spec_release(&cfg.targets[i]);

@@ -15,6 +15,8 @@
 #include "output/csv.h"
 #include "output/json.h"
 #include "output/runreport.h"
+#include "output/provenance.h"
+#include "output/summary.h"
 #include "store/store.h"
 #include "util/util.h"
 #include "workloads/registry.h"
@@ -51,18 +53,7 @@ static const char *str_or(const char *s, const char *dflt)
 
 static void print_header(FILE *out, const struct run_rec *r)
 {
-	time_t tt = (time_t)r->started;
-	struct tm tm;
-	char when[32] = "-";
-
-	if (r->started && localtime_r(&tt, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(out, "run %lld  %s  status %s  tag %s\n", (long long)r->id,
-		when, str_or(r->status, "?"), str_or(r->tag, "-"));
-	fprintf(out, "fslab %s  kernel %s  host %s  seed %llu\n",
-		str_or(r->version, "?"), str_or(r->kernel, "?"),
-		str_or(r->host, "?"), (unsigned long long)r->seed);
-	fprintf(out, "command: %s\n", str_or(r->cmdline, "?"));
+	provenance_text(out, r);
 	order_print_run(out, r);
 }
 
@@ -125,6 +116,39 @@ static void print_generic(FILE *out, const struct wlrun_rec *w)
 	}
 }
 
+/*
+ * What the classic reports leave out: why a phase failed (its stored
+ * reason) and the traced figures of traced phases.
+ */
+static void print_phase_notes(FILE *out, const struct wlrun_rec *w)
+{
+	bool traced = false;
+
+	for (size_t i = 0; i < w->nr_phases; i++) {
+		const struct phase_rec *p = &w->phases[i];
+
+		if (p->status != PHASE_OK)
+			fprintf(out, "phase %s%s%s %s: %s\n", str_or(p->name, "?"),
+				p->label ? " " : "", p->label ? p->label : "",
+				p->status == PHASE_FAILED ? "FAILED"
+							  : "INTERRUPTED",
+				str_or(p->error, "no reason stored"));
+		traced |= phase_rec_metric(p, "trace.requests") != NULL;
+	}
+	if (!traced)
+		return;
+	fprintf(out, "block I/O of the traced phases:\n");
+	for (size_t i = 0; i < w->nr_phases; i++) {
+		const struct phase_rec *p = &w->phases[i];
+
+		if (!phase_rec_metric(p, "trace.requests"))
+			continue;
+		fprintf(out, "  %s%s%s\n", str_or(p->name, "?"),
+			p->label ? " " : "", p->label ? p->label : "");
+		summary_phase_trace(out, "    ", p);
+	}
+}
+
 static void print_wlrun(FILE *out, const struct run_rec *r,
 			const struct wlrun_rec *w)
 {
@@ -141,6 +165,7 @@ static void print_wlrun(FILE *out, const struct run_rec *r,
 		wl->report(out, r, w);
 	else
 		print_generic(out, w);
+	print_phase_notes(out, w);
 }
 
 static void print_unfinished(FILE *out, const struct run_rec *r)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -264,6 +265,19 @@ int cmd_trace(int argc, char **argv)
 	blk = a.blk;
 	if (!dev)
 		return cmdopt_usage_error(&cmd_trace_opts, "needs --dev DEV");
+	{
+		struct stat st;
+
+		/* A missing path is a usage error in every command. */
+		if (stat(dev, &st) < 0) {
+			error_errno("cannot trace '%s'", dev);
+			return EXIT_USAGE;
+		}
+		if (!S_ISBLK(st.st_mode)) {
+			error("cannot trace '%s': not a block device", dev);
+			return EXIT_USAGE;
+		}
+	}
 	if (optind >= argc)
 		return cmdopt_usage_error(&cmd_trace_opts, "needs a command "
 					  "after '--'");
@@ -290,7 +304,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (got_signal) {
 		warning("interrupted; the trace covers the command until then");
-		rc = EXIT_RUNTIME;
+		rc = 128 + got_signal;  /* as every command (README) */
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		if (WIFEXITED(status))
 			error("'%s' exited with %d", argv[optind],

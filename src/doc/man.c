@@ -348,9 +348,11 @@ static void page_fslab(FILE *out)
 	      ".TP\n.B 0\nsuccess\n"
 	      ".TP\n.B 1\na run or command failed\n"
 	      ".TP\n.B 2\nusage error, or a refused target (bad spec, "
-	      "unsafe device)\n"
+	      "unsafe device, missing path, pre-flight)\n"
 	      ".TP\n.B 3\na significant regression "
-	      "(\\fBcompare \\-\\-fail\\-on\\-regression\\fR)\n", out);
+	      "(\\fBcompare \\-\\-fail\\-on\\-regression\\fR)\n"
+	      ".TP\n.B 128+N\ninterrupted by signal N after tearing down "
+	      "(130: Ctrl-C)\n", out);
 	fputs(".SH ENVIRONMENT\n"
 	      ".TP\n.B XDG_DATA_HOME\nthe results database is "
 	      "\\fI$XDG_DATA_HOME/fslab/results.db\\fR\n"

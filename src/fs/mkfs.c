@@ -6,11 +6,13 @@
  * one table, with the Debian package to suggest when a tool is missing.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fs/mkfs.h"
+#include "util/shquote.h"
 #include "util/util.h"
 
 struct mkfs_tool {
@@ -104,29 +106,30 @@ static bool kernel_knows(const char *fstype)
 	return found;
 }
 
-int mkfs_check(const char *fstype)
+int mkfs_check_why(const char *fstype, char *why, size_t len)
 {
 	char *prog = xasprintf("mkfs.%s", fstype);
 	const char *pkg = mkfs_package(fstype), *elsewhere;
 
 	if (!in_path(prog, &elsewhere)) {
 		if (elsewhere)
-			error("cannot make a %s filesystem: '%s' is not in "
-			      "PATH (it is in %s: add that to PATH, or "
-			      "apt-get install %s)", fstype, prog, elsewhere,
-			      pkg ? pkg : "the package that has it");
+			snprintf(why, len, "cannot make a %s filesystem: '%s' "
+				 "is not in PATH (it is in %s: add that to "
+				 "PATH, or apt-get install %s)", fstype, prog,
+				 elsewhere, pkg ? pkg : "the package that has it");
 		else if (pkg)
-			error("cannot make a %s filesystem: '%s' is not "
-			      "installed (apt-get install %s)", fstype, prog,
-			      pkg);
+			snprintf(why, len, "cannot make a %s filesystem: '%s' "
+				 "is not installed (apt-get install %s)",
+				 fstype, prog, pkg);
 		else if (!kernel_knows(fstype))
 			/* Most likely a typo: say both halves are missing. */
-			error("unknown filesystem type '%s': the kernel does "
-			      "not know it (not in /proc/filesystems) and "
-			      "there is no '%s'", fstype, prog);
+			snprintf(why, len, "unknown filesystem type '%s': the "
+				 "kernel does not know it (not in "
+				 "/proc/filesystems) and there is no '%s'",
+				 fstype, prog);
 		else
-			error("cannot make a %s filesystem: '%s' is not "
-			      "installed", fstype, prog);
+			snprintf(why, len, "cannot make a %s filesystem: '%s' "
+				 "is not installed", fstype, prog);
 		free(prog);
 		return -2;
 	}
@@ -136,12 +139,21 @@ int mkfs_check(const char *fstype)
 				 (char *)fstype, NULL };
 
 		if (run_cmd(argv, NULL, true) != 0 || !kernel_knows(fstype)) {
-			error("the kernel does not support '%s': it is not in "
-			      "/proc/filesystems and 'modprobe %s' failed",
-			      fstype, fstype);
+			snprintf(why, len, "the kernel does not support '%s': "
+				 "it is not in /proc/filesystems and "
+				 "'modprobe %s' failed", fstype, fstype);
 			return -2;
 		}
 	}
+	return 0;
+}
+
+int mkfs_check(const char *fstype)
+{
+	char why[512];
+
+	if (mkfs_check_why(fstype, why, sizeof(why)) < 0)
+		return error("%s", why), -2;
 	return 0;
 }
 
@@ -177,19 +189,47 @@ static char *tool_version(const char *prog, const struct mkfs_tool *t)
 	return line;
 }
 
-/* The last few lines of a tool's output, for a readable error. */
-static const char *tail_lines(const char *s, int lines)
+/*
+ * The first few non-blank lines of a tool's output: mkfs says what was
+ * wrong first ("invalid option -m bogus=1") and then prints its usage,
+ * whose tail tells nothing.  Returns the length to print.
+ */
+static size_t head_lines(const char *s, int lines)
 {
-	const char *p = s + strlen(s);
+	const char *p = s;
 
+	while (*p && lines > 0) {
+		const char *nl = strchr(p, '\n');
+
+		if (!nl)
+			return strlen(s);
+		if (nl > p)
+			lines--;
+		p = nl + 1;
+	}
 	while (p > s && p[-1] == '\n')
 		p--;
-	while (p > s) {
-		p--;
-		if (*p == '\n' && --lines == 0)
-			return p + 1;
-	}
-	return s;
+	return (size_t)(p - s);
+}
+
+char *mkfs_command(const char *fstype, const char *extra, const char *device)
+{
+	const struct mkfs_tool *t = find_tool(fstype);
+	char *prog = xasprintf("mkfs.%s", fstype), *flags, *out, *dev;
+	const char *words[4] = { prog };
+	size_t n = 1;
+
+	for (size_t i = 0; t && t->flags[i]; i++)
+		words[n++] = t->flags[i];
+	flags = sh_join(n, words);
+	dev = sh_quote(device ? device : "DEVICE");
+	/* extra is kept as the user wrote it: it is already shell text. */
+	out = xasprintf("%s%s%s %s", flags, extra && *extra ? " " : "",
+			extra && *extra ? extra : "", dev);
+	free(dev);
+	free(flags);
+	free(prog);
+	return out;
 }
 
 int mkfs_run(const char *fstype, const char *device, const char *extra,
@@ -235,11 +275,12 @@ int mkfs_run(const char *fstype, const char *device, const char *extra,
 			error("cannot run '%s': not installed", prog);
 		ret = -2;
 	} else if (rc != 0) {
-		const char *msg = out ? tail_lines(out, 3) : "";
-		size_t len = strlen(msg);
+		const char *msg = out ? out : "";
+		size_t len;
 
-		while (len && msg[len - 1] == '\n')
-			len--;
+		while (*msg == '\n')
+			msg++;
+		len = head_lines(msg, 4);
 		error("'%s' failed on '%s' (exit %d)%s%.*s", prog, device, rc,
 		      len ? ":\n" : "", (int)len, msg);
 		ret = -1;

@@ -7,6 +7,8 @@
 #ifndef FSLAB_MKFS_H
 #define FSLAB_MKFS_H
 
+#include <stddef.h>
+
 /*
  * Can we make and mount fstype here?  0, or -2 after saying why:
  * mkfs.<fstype> is not installed (naming the Debian package) or the
@@ -14,6 +16,13 @@
  * modprobe failed).
  */
 int mkfs_check(const char *fstype);
+/* The same check, silent: 0, or -2 with the reason in why (pre-flight). */
+int mkfs_check_why(const char *fstype, char *why, size_t len);
+/*
+ * The mkfs command line mkfs_run() runs, shell-quoted (extra as given),
+ * for provenance; device NULL writes DEVICE.  Allocated.
+ */
+char *mkfs_command(const char *fstype, const char *extra, const char *device);
 /*
  * Format device.  extra is the user's mkfs= text (split like a shell
  * would, may be NULL).  *version (may be NULL) receives the tool's

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "output/csv.h"
+#include "output/provenance.h"
 #include "util/util.h"
 
 static const char *better_name(enum better b)
@@ -72,6 +73,79 @@ static void header(FILE *out, const char *const *cols)
 	csv_end(out);
 }
 
+/*
+ * One provenance row: metric "provenance:KEY", the text in the label
+ * column (the free-text one), no value, so tools filtering on metric
+ * see it and numeric ones skip it.
+ */
+static void prov_row(FILE *out, const struct run_rec *r,
+		     const struct target_rec *t, const char *workload,
+		     const char *key, const char *text)
+{
+	char *metric = xasprintf("provenance:%s", key);
+
+	csv_int(out, r->id, true);
+	csv_field(out, r->tag, false);
+	csv_field(out, t ? t->name : NULL, false);
+	csv_int(out, t ? t->idx : -1, false);
+	csv_int(out, t ? t->rep : 0, false);
+	csv_field(out, workload, false);
+	csv_field(out, NULL, false);
+	csv_int(out, 0, false);
+	csv_field(out, text, false);
+	csv_field(out, "ok", false);
+	csv_field(out, metric, false);
+	csv_num(out, NAN, false);
+	csv_field(out, NULL, false);
+	csv_field(out, "none", false);
+	csv_end(out);
+	free(metric);
+}
+
+static void prov_rows(FILE *out, const struct run_rec *r)
+{
+	char buf[64];
+
+	prov_row(out, r, NULL, NULL, "date",
+		 provenance_date(buf, sizeof(buf), r->started));
+	prov_row(out, r, NULL, NULL, "host", r->host);
+	prov_row(out, r, NULL, NULL, "kernel", r->kernel);
+	prov_row(out, r, NULL, NULL, "fslab_version", r->version);
+	prov_row(out, r, NULL, NULL, "command", r->cmdline);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)r->seed);
+	prov_row(out, r, NULL, NULL, "seed", buf);
+	for (size_t i = 0; i < r->nr_targets; i++) {
+		const struct target_rec *t = &r->targets[i];
+		char *mkfs = provenance_mkfs_command(t);
+		bool dup = false;
+
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = r->targets[j].idx == t->idx;
+		if (!dup) {
+			prov_row(out, r, t, NULL, "device", t->device);
+			snprintf(buf, sizeof(buf), "%llu",
+				 (unsigned long long)t->size);
+			prov_row(out, r, t, NULL, "size", buf);
+			prov_row(out, r, t, NULL, "mkfs_command", mkfs);
+			prov_row(out, r, t, NULL, "mkfs_version",
+				 t->mkfs_version);
+			prov_row(out, r, t, NULL, "mount_options",
+				 t->eff_mount_opts);
+		}
+		free(mkfs);
+	}
+	for (size_t i = 0; i < r->nr_wlruns; i++) {
+		const struct wlrun_rec *w = &r->wlruns[i];
+		bool dup = false;
+
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(r->wlruns[j].workload, w->workload);
+		if (!dup)
+			prov_row(out, r, NULL, w->workload, "options",
+				 w->options);
+	}
+}
+
 void csv_write_run(FILE *out, const struct run_rec *r)
 {
 	static const char *const cols[] = {
@@ -81,6 +155,7 @@ void csv_write_run(FILE *out, const struct run_rec *r)
 	};
 
 	header(out, cols);
+	prov_rows(out, r);
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		const struct wlrun_rec *w = &r->wlruns[i];
 		const struct target_rec *t = run_rec_target(r, w);

@@ -3,13 +3,17 @@
  * html.c - the HTML report (see html.h).  The page must work from a
  * mail attachment or a CI artifact store, hence everything inline.
  */
+#include <cairo.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare/order.h"
 #include "output/chart.h"
 #include "output/html.h"
+#include "output/provenance.h"
+#include "output/svgglyph.h"
 #include "trace/plot.h"
 #include "util/util.h"
 #include "workloads/registry.h"
@@ -29,7 +33,8 @@ static const char html_css[] =
 	"min-width:320px;height:auto}"
 	".note{color:#555;font-size:.9em}"
 	"figure.trace{margin:0;width:calc(50% - 10px);min-width:420px}"
-	"figure.trace svg{width:100%;height:auto;border:1px solid #ddd}"
+	"figure.trace svg,figure.trace img{width:100%;height:auto;"
+	"border:1px solid #ddd}"
 	"figcaption{font-size:.85em;color:#555}";
 
 void html_escape(FILE *out, const char *s)
@@ -180,7 +185,7 @@ static int put_svg(FILE *out, char *svg)
 {
 	if (!svg)
 		return -1;
-	fputs(svg, out);
+	svg_glyphs_put(out, svg);
 	fputc('\n', out);
 	free(svg);
 	return 0;
@@ -376,6 +381,82 @@ static int time_series(FILE *out, const struct html_section *sec, int *id)
 #define TRACE_FIG_W 900.0
 #define TRACE_FIG_H 640.0
 
+/* ---- rasters: dense figures as embedded PNG ---- */
+
+struct membuf {
+	unsigned char *p;
+	size_t len, alloc;
+};
+
+static cairo_status_t membuf_write(void *closure, const unsigned char *d,
+				   unsigned int n)
+{
+	struct membuf *b = closure;
+
+	ALLOC_GROW(b->p, b->len + n, b->alloc);
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static void put_base64(FILE *out, const unsigned char *p, size_t n)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "abcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)p[i] << 16;
+
+		if (i + 1 < n)
+			v |= (uint32_t)p[i + 1] << 8;
+		if (i + 2 < n)
+			v |= p[i + 2];
+		fputc(tab[v >> 18 & 63], out);
+		fputc(tab[v >> 12 & 63], out);
+		fputc(i + 1 < n ? tab[v >> 6 & 63] : '=', out);
+		fputc(i + 2 < n ? tab[v & 63] : '=', out);
+	}
+}
+
+/*
+ * A figure as an <img> with a PNG data URI: a scatter of 20,000 requests
+ * costs 170 bytes each as SVG elements (3.4 MB a figure) but a fixed
+ * ~100 KB as pixels, which keeps a traced report small enough to mail.
+ * Drawn at 1.5x so it stays sharp on high-density screens.  0 or -1.
+ */
+static int put_png(FILE *out, double w, double h,
+		   void (*draw)(cairo_t *cr, double w, double h, void *closure),
+		   void *closure, const char *alt)
+{
+	const double scale = 1.5;
+	cairo_surface_t *sf = cairo_image_surface_create(
+		CAIRO_FORMAT_RGB24, (int)(w * scale), (int)(h * scale));
+	struct membuf b = { 0 };
+	cairo_t *cr = cairo_create(sf);
+	int rc = 0;
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_scale(cr, scale, scale);
+	draw(cr, w, h, closure);
+	cairo_destroy(cr);
+	cairo_surface_flush(sf);
+	if (cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS ||
+	    cairo_surface_write_to_png_stream(sf, membuf_write, &b) !=
+	    CAIRO_STATUS_SUCCESS)
+		rc = error("cannot draw a PNG figure");
+	cairo_surface_destroy(sf);
+	if (!rc) {
+		fprintf(out, "<img width=%.0f height=%.0f alt=\"", w, h);
+		html_escape(out, alt);
+		fputs("\" src=\"data:image/png;base64,", out);
+		put_base64(out, b.p, b.len);
+		fputs("\">\n", out);
+	}
+	free(b.p);
+	return rc;
+}
+
 /* One traced phase of one configuration, ready to draw. */
 struct trace_fig {
 	const char *label;
@@ -570,21 +651,19 @@ static int trace_phase_figs(FILE *out, const struct html_section *sec,
 	      "them), and throughput and seeks/s of all requests.</p>\n"
 	      "<div class=charts>\n", out);
 	for (size_t i = 0; i < n && !rc; i++) {
-		char *svg;
-
 		figs[i].ax = &ax;
-		svg = chart_custom((*id)++, TRACE_FIG_W, TRACE_FIG_H, fig_draw,
-				   &figs[i]);
-		if (!svg) {
-			rc = -1;
-			break;
-		}
+		(*id)++;
 		fputs("<figure class=trace data-phase=\"", out);
 		html_escape(out, phase);
 		fputs("\" data-config=\"", out);
 		html_escape(out, figs[i].label);
 		fputs("\">\n", out);
-		put_svg(out, svg);
+		if (put_png(out, TRACE_FIG_W, TRACE_FIG_H, fig_draw, &figs[i],
+			    figs[i].title) < 0) {
+			rc = -1;
+			fputs("</figure>\n", out);
+			break;
+		}
 		fputs("<figcaption>", out);
 		html_escape(out, figs[i].title);
 		if (figs[i].p->rqs_total > figs[i].p->nr_rqs)
@@ -742,19 +821,65 @@ static void rollup(FILE *out, const struct cmp_table *t,
 	fputs("</table>\n", out);
 }
 
+/*
+ * What was measured, at the top: the provenance of every run the report
+ * draws from (configurations of one run share it).
+ */
+static void html_provenance(FILE *out, const struct html_section *secs,
+			    size_t nr)
+{
+	const struct run_rec **seen = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		for (size_t g = 0; g < secs[i].table->nr_groups; g++) {
+			const struct run_rec *r = secs[i].groups[g].run;
+			bool dup = !r;
+
+			for (size_t j = 0; j < n && !dup; j++)
+				dup = seen[j] == r || seen[j]->id == r->id;
+			if (dup)
+				continue;
+			ALLOC_GROW(seen, n + 1, alloc);
+			seen[n++] = r;
+		}
+	if (!n)
+		return;
+	fputs("<section class=provenance>\n<h2>provenance</h2>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&buf, &len);
+
+		if (!mem)
+			continue;
+		provenance_text(mem, seen[i]);
+		fclose(mem);
+		fputs("<pre>", out);
+		html_escape(out, buf);
+		fputs("</pre>\n", out);
+		free(buf);
+	}
+	fputs("</section>\n", out);
+	free(seen);
+}
+
 int html_write_report(FILE *out, const char *title,
 		      const struct html_section *secs, size_t nr,
 		      const struct compare_opts *o)
 {
 	int id = 0, rc = 0;
 
+	svg_glyphs_reset();
 	fputs("<!DOCTYPE html>\n<html lang=en>\n<head>\n<meta charset=utf-8>"
 	      "\n<title>", out);
 	html_escape(out, title);
 	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>",
 		html_css);
 	html_escape(out, title);
-	fprintf(out, "</h1>\n<p class=note>The sample is the repetition: "
+	fputs("</h1>\n", out);
+	html_provenance(out, secs, nr);
+	fprintf(out, "<p class=note>The sample is the repetition: "
 		"each phase gives one figure per repetition (its instances "
 		"folded as total work over total time), n counts "
 		"repetitions.  Means of rates are harmonic; CIs are 95%%: "

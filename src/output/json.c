@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "output/provenance.h"
 #include "util/util.h"
 #include "util/version.h"
 
@@ -98,6 +99,12 @@ static json_t *target_json(const struct target_rec *t)
 	set(o, "device", jstr(t->device));
 	set(o, "uuid", jstr(t->uuid));
 	set(o, "mkfs_version", jstr(t->mkfs_version));
+	{
+		char *mkfs = provenance_mkfs_command(t);
+
+		set(o, "mkfs_command", jstr(mkfs));
+		free(mkfs);
+	}
 	set(o, "path", jstr(t->path));
 	set(o, "size", ju64(t->size));
 	return o;
@@ -257,6 +264,60 @@ static json_t *run_json(const struct run_rec *r)
 	return o;
 }
 
+/*
+ * The run's provenance in one place (the same facts are spread over
+ * "run", its targets and workloads): what a reader of a pasted JSON
+ * needs to know what was measured.
+ */
+static json_t *provenance_json(const struct run_rec *r)
+{
+	json_t *o = json_object(), *arr = json_array();
+
+	set(o, "date", json_time_iso(r->started));
+	set(o, "host", jstr(r->host));
+	set(o, "kernel", jstr(r->kernel));
+	set(o, "fslab_version", jstr(r->version));
+	set(o, "command", jstr(r->cmdline));
+	set(o, "seed", r->seed > INT64_MAX ? json_null() : ju64(r->seed));
+	for (size_t i = 0; i < r->nr_targets; i++) {
+		const struct target_rec *t = &r->targets[i];
+		json_t *to;
+		char *mkfs;
+		bool dup = false;
+
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = r->targets[j].idx == t->idx;
+		if (dup)
+			continue;
+		to = json_object();
+		mkfs = provenance_mkfs_command(t);
+		set(to, "name", jstr(t->name));
+		set(to, "spec", jstr(t->spec));
+		set(to, "device", jstr(t->device));
+		set(to, "size", ju64(t->size));
+		set(to, "mkfs_command", jstr(mkfs));
+		set(to, "mkfs_version", jstr(t->mkfs_version));
+		set(to, "mount_options", jstr(t->eff_mount_opts));
+		free(mkfs);
+		json_array_append_new(arr, to);
+	}
+	set(o, "targets", arr);
+	arr = json_array();
+	for (size_t i = 0; i < r->nr_wlruns; i++) {
+		const struct wlrun_rec *w = &r->wlruns[i];
+		bool dup = false;
+
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(r->wlruns[j].workload, w->workload);
+		if (!dup)
+			json_array_append_new(arr, json_pack(
+				"{s:o, s:o}", "workload", jstr(w->workload),
+				"options", jstr(w->options)));
+	}
+	set(o, "workloads", arr);
+	return o;
+}
+
 char *json_dump_run(const struct run_rec *r)
 {
 	json_t *root = json_object();
@@ -264,6 +325,7 @@ char *json_dump_run(const struct run_rec *r)
 
 	set(root, "format_version", json_integer(FSLAB_JSON_FORMAT_VERSION));
 	set(root, "fslab_version", json_string(FSLAB_VERSION));
+	set(root, "provenance", provenance_json(r));
 	set(root, "run", run_json(r));
 	s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);

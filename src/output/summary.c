@@ -13,9 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/provenance.h"
 #include "stats/repmean.h"
 #include "stats/stats.h"
 #include "util/util.h"
+
+/* The traced figures a reader looks for first, in the order printed. */
+static const char *const trace_keys[] = {
+	"trace.seeks", "trace.seeks_s", "trace.seekdist_median",
+	"trace.layout_score", "trace.lat_p50_ms", "trace.lat_p99_ms",
+};
+#define NR_TRACE_KEYS (sizeof(trace_keys) / sizeof(trace_keys[0]))
 
 struct row {
 	int target_idx;          /* command-line index */
@@ -32,6 +40,8 @@ struct row {
 	size_t npw, npm, npf, apw, apm, apmw, apf, apfw, npmw, npfw;
 	const struct phase_rec *ranked; /* first instance run on MPI ranks */
 	const struct phase_rec *walled; /* first instance with a stonewall */
+	double tsum[NR_TRACE_KEYS];     /* traced figures, summed over reps */
+	size_t tn[NR_TRACE_KEYS];
 };
 
 static struct row *find_row(struct row **rows, size_t *nr, size_t *alloc,
@@ -60,6 +70,41 @@ static void push(double **arr, size_t *n, size_t *alloc, double v)
 {
 	ALLOC_GROW(*arr, *n + 1, *alloc);
 	(*arr)[(*n)++] = v;
+}
+
+void summary_trace_figures(FILE *out, const char *indent, const double *v)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < NR_TRACE_KEYS; i++)
+		any |= !isnan(v[i]);
+	if (!any)
+		return;
+	fprintf(out, "%straced:", indent);
+	if (!isnan(v[0]))
+		fprintf(out, " %.0f seeks", v[0]);
+	if (!isnan(v[1]))
+		fprintf(out, ", %.1f seeks/s", v[1]);
+	if (!isnan(v[2]))
+		fprintf(out, ", median seek %.0f sectors", v[2]);
+	if (!isnan(v[3]))
+		fprintf(out, ", layout score %.3f", v[3]);
+	if (!isnan(v[4]) || !isnan(v[5]))
+		fprintf(out, ", latency p50 %.3f ms p99 %.3f ms", v[4], v[5]);
+	fputc('\n', out);
+}
+
+void summary_phase_trace(FILE *out, const char *indent,
+			 const struct phase_rec *p)
+{
+	double v[NR_TRACE_KEYS];
+
+	for (size_t i = 0; i < NR_TRACE_KEYS; i++) {
+		const struct metric *m = phase_rec_metric(p, trace_keys[i]);
+
+		v[i] = m ? m->value : NAN;
+	}
+	summary_trace_figures(out, indent, v);
 }
 
 /* End of a repetition: its instances become one figure each. */
@@ -204,6 +249,12 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 				row->ranked = p;
 			if (!row->walled && phase_rec_metric(p, "stonewall_s"))
 				row->walled = p;
+			for (size_t k = 0; k < NR_TRACE_KEYS; k++)
+				if ((m = phase_rec_metric(p, trace_keys[k])) &&
+				    isfinite(m->value)) {
+					row->tsum[k] += m->value;
+					row->tn[k]++;
+				}
 			if (p->m.sys_busy_pct >= 0) {
 				row->busy_sum += p->m.sys_busy_pct;
 				row->busy_n++;
@@ -217,6 +268,7 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		"run(s)%s%s\n",
 		(long long)r->id, r->status, r->nr_targets, r->nr_wlruns,
 		dbpath ? "; stored in " : "", dbpath ? dbpath : "");
+	provenance_text(out, r);
 	fprintf(out, "%-16s %-13s %-16s %4s %9s %9s %8s %10s %7s\n", "target",
 		"workload", "phase", "n", "mean s", "MiB/s", "CoV%",
 		"files/s", "sysCPU%");
@@ -249,6 +301,14 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 			print_hosts(out, row->ranked);
 		if (row->walled)
 			print_stonewall(out, row->walled);
+		{
+			double v[NR_TRACE_KEYS];
+
+			for (size_t k = 0; k < NR_TRACE_KEYS; k++)
+				v[k] = row->tn[k] ? row->tsum[k] /
+						    (double)row->tn[k] : NAN;
+			summary_trace_figures(out, "                   ", v);
+		}
 		free(row->wall);
 		free(row->mibs);
 		free(row->files);

@@ -13,4 +13,14 @@
 /* dbpath may be NULL (nothing stored). */
 void summary_print(FILE *out, const struct run_rec *r, const char *dbpath);
 
+/*
+ * "traced: 1234 seeks, 56.7 seeks/s, median seek 2048 sectors, layout
+ * score 0.930, latency p50 0.120 ms p99 3.400 ms" for a traced phase
+ * (nothing for an untraced one), after indent.
+ */
+void summary_phase_trace(FILE *out, const char *indent,
+			 const struct phase_rec *p);
+/* The same from values in that order, NAN where missing. */
+void summary_trace_figures(FILE *out, const char *indent, const double *v);
+
 #endif

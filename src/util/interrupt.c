@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t requested;
+static volatile sig_atomic_t requested, signo;
 
 static void on_signal(int sig)
 {
@@ -25,6 +25,7 @@ static void on_signal(int sig)
 		return;
 	}
 	requested = 1;
+	signo = sig;
 	if (write(2, msg, sizeof(msg) - 1) < 0)
 		requested = 1;
 }
@@ -66,4 +67,9 @@ bool interrupt_requested(void)
 	if (!requested && output_gone())
 		requested = 1;
 	return requested != 0;
+}
+
+int interrupt_signal(void)
+{
+	return signo;
 }

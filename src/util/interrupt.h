@@ -13,5 +13,7 @@
 void interrupt_install(void);
 /* True once the first signal arrived.  Async-signal-safe, thread-safe. */
 bool interrupt_requested(void);
+/* The signal that set the flag (0: none), for the exit code 128 + N. */
+int interrupt_signal(void);
 
 #endif

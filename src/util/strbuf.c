@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/shquote.h"
+
 /* What an empty strbuf points at: readable, never written (alloc 0). */
 char strbuf_slopbuf[1];
 
@@ -110,9 +112,12 @@ char *argv_join(const char *prefix, int argc, char *const *argv)
 	if (prefix)
 		strbuf_addstr(&sb, prefix);
 	for (int i = 0; i < argc; i++) {
+		char *q = sh_quote(argv[i]);
+
 		if (sb.len)
 			strbuf_addch(&sb, ' ');
-		strbuf_addstr(&sb, argv[i]);
+		strbuf_addstr(&sb, q);
+		free(q);
 	}
 	return strbuf_detach(&sb, NULL);
 }

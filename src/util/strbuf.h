@@ -50,8 +50,9 @@ void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 
 /*
- * prefix, then each argv[i] after a space: a command line as one string
- * ("fslab run -t ext4").  prefix may be NULL or "".  Allocated.
+ * prefix, then each argv[i] after a space, shell-quoted (util/shquote.h)
+ * so it pastes back: a command line as one string ("fslab run -t
+ * 'ext4:mkfs=-O ^flex_bg'").  prefix may be NULL or "".  Allocated.
  */
 char *argv_join(const char *prefix, int argc, char *const *argv);
 

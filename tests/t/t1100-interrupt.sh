@@ -29,7 +29,9 @@ for sig in INT TERM; do
 	fi
 	wait $pid
 	rc=$?
-	[ $rc -eq 1 ] && ok "SIG$sig: exit code 1" || not_ok "SIG$sig: exit code 1" "exit $rc" "$(tail -5 "$SCRATCH/$sig.err")"
+	# The shell's convention: 128 + the signal's number.
+	want=$((128 + $(kill -l "$sig")))
+	[ $rc -eq $want ] && ok "SIG$sig: exit code $want" || not_ok "SIG$sig: exit code $want" "exit $rc" "$(tail -5 "$SCRATCH/$sig.err")"
 	grep -q "interrupted" "$SCRATCH/$sig.err" && ok "SIG$sig: says it was interrupted" ||
 		not_ok "SIG$sig: says it was interrupted" "$(tail -5 "$SCRATCH/$sig.err")"
 	nothing_left_under "$SCRATCH" && ok "SIG$sig: nothing mounted or attached" ||

@@ -135,6 +135,10 @@ then ok "compare --format csv has a header and a row per group"; else not_ok "co
 if python3 - "$SCRATCH/show.csv" "$DB" "$run" <<'PY'
 import csv, sqlite3, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+# The provenance rows (metric "provenance:KEY", text in label) come first.
+prov = [r for r in rows if r["metric"].startswith("provenance:")]
+assert {"provenance:kernel", "provenance:command"} <= {r["metric"] for r in prov}
+rows = [r for r in rows if not r["metric"].startswith("provenance:")]
 db = sqlite3.connect(sys.argv[2])
 n = db.execute("select count(*) from metrics m join phases p on m.phase_id = p.id "
                "join wlruns w on p.wlrun_id = w.id where w.run_id = ?",

@@ -193,7 +193,7 @@ timeout 120 $MPIRUN -np 3 "$FSLAB" run --target "dir:$SCRATCH/shared" --workload
 rc=$?
 took=$((SECONDS - start))
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && ok "a failing rank makes the job fail" || not_ok "a failing rank makes the job fail" "exit $rc"
-grep -q "rank 3 failed to set up its target: .*no-such-dir" "$SCRATCH/fail.out" &&
+grep -qE "rank 3 failed (to set up its target|pre-flight): .*no-such-dir" "$SCRATCH/fail.out" &&
 	ok "rank 0 names the failing rank and the reason" ||
 	not_ok "rank 0 names the failing rank and the reason" "$(head -5 "$SCRATCH/fail.out")"
 [ $took -lt 60 ] && ok "no hang (${took}s)" || not_ok "no hang" "${took}s"

@@ -67,7 +67,12 @@ static void test_argv_join(void **state)
 
 	(void)state;
 	s = argv_join("fslab", 4, argv);
-	assert_string_equal(s, "fslab run -t  ext4");
+	/* Words are shell-quoted, so the line pastes back. */
+	assert_string_equal(s, "fslab run -t '' ext4");
+	free(s);
+	a3[0] = '^';
+	s = argv_join("fslab", 4, argv);
+	assert_string_equal(s, "fslab run -t '' '^xt4'");
 	free(s);
 	s = argv_join(NULL, 2, argv);
 	assert_string_equal(s, "run -t");

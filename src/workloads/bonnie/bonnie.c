@@ -204,6 +204,36 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 	return ret;
 }
 
+/*
+ * Pre-flight: the scratch file per rank, or the file tests' files if
+ * they are larger (the scratch file is gone by then).
+ */
+static void bon_needs(const void *vopts, int nranks, struct wl_needs *n)
+{
+	const struct bon_opts *o = vopts;
+	uint64_t size = bon_effective_size(o, bon_system_ram());
+	struct bon_files f;
+	char err[128], sz[32];
+
+	n->bytes = size * (uint64_t)nranks;
+	n->inodes = 1;
+	snprintf(n->what, sizeof(n->what), "bonnie's %s scratch file%s",
+		 fmt_size(sz, sizeof(sz), size), o->size ? "" :
+		 " (size=0: twice the RAM; give size= or ram=)");
+	if (bon_parse_files(o->files, &f, err, sizeof(err)) == 0 && f.n) {
+		uint64_t nr = (uint64_t)f.n * 1024 * (uint64_t)nranks;
+
+		n->inodes = nr + (uint64_t)f.dirs;
+		if (nr * f.max > n->bytes) {
+			n->bytes = nr * f.max;
+			snprintf(n->what, sizeof(n->what), "bonnie's file "
+				 "tests (%llu files of up to %s)",
+				 (unsigned long long)nr,
+				 fmt_size(sz, sizeof(sz), f.max));
+		}
+	}
+}
+
 /* bonnie++'s headline figures: block throughput, seeks, creates */
 static const char *const bon_key_metrics[] = {
 	"block-write/rate", "block-read/rate", "rewrite/rate", "seeks/rate",
@@ -226,4 +256,5 @@ const struct workload wl_bonnie = {
 	.report_run = bon_report_table,
 	.report_compare = bon_report_table,
 	.key_metrics = bon_key_metrics,
+	.needs = bon_needs,
 };

@@ -31,6 +31,7 @@ int bon_test_putc(struct bon_run *r)
 	int ret = 0;
 
 	bp_begin(r, &bp, BON_PUTC);
+	phase_expect(bp.ph, n, 0, 0);
 	if (r->stdio) {
 		FILE *f = fopen(r->path, "w");
 
@@ -47,6 +48,7 @@ int bon_test_putc(struct bon_run *r)
 
 				lathist_add(&bp.lat, t1 - t);
 				t = t1;
+				phase_progress(bp.ph, chunk, 0, 0);
 				if (phase_stop_requested())
 					break;
 			}
@@ -75,6 +77,7 @@ int bon_test_putc(struct bon_run *r)
 
 				lathist_add(&bp.lat, t1 - t);
 				t = t1;
+				phase_progress(bp.ph, chunk, 0, 0);
 				if (phase_stop_requested())
 					break;
 			}
@@ -104,6 +107,7 @@ int bon_test_block_write(struct bon_run *r)
 	int fd, ret = 0;
 
 	bp_begin(r, &bp, BON_WRITE);
+	phase_expect(bp.ph, nchunks * chunk, 0, 0);
 	fd = open_block(r, O_WRONLY | O_CREAT | O_TRUNC);
 	if (fd < 0)
 		return bp_end(r, &bp, BON_WRITE,
@@ -122,6 +126,7 @@ int bon_test_block_write(struct bon_run *r)
 		lathist_add(&bp.lat, now_ns() - t);
 		bp.bytes += chunk;
 		bp.ops++;
+		phase_progress(bp.ph, chunk, 0, 0);
 		if (phase_stop_requested())
 			break;
 	}
@@ -139,6 +144,7 @@ int bon_test_rewrite(struct bon_run *r)
 	int fd, ret = 0;
 
 	bp_begin(r, &bp, BON_REWRITE);
+	phase_expect(bp.ph, r->size, 0, 0);
 	fd = open_block(r, O_RDWR);
 	if (fd < 0)
 		return bp_end(r, &bp, BON_REWRITE,
@@ -169,6 +175,7 @@ int bon_test_rewrite(struct bon_run *r)
 		lathist_add(&bp.lat, now_ns() - t);
 		bp.bytes += (uint64_t)n;
 		bp.ops++;
+		phase_progress(bp.ph, (uint64_t)n, 0, 0);
 	}
 	if (ret)
 		close(fd);
@@ -185,6 +192,7 @@ int bon_test_getc(struct bon_run *r)
 	int ret = 0;
 
 	bp_begin(r, &bp, BON_GETC);
+	phase_expect(bp.ph, n, 0, 0);
 	bon_add_reorder(r, bp.ph);
 	if (r->stdio) {
 		FILE *f = fopen(r->path, "r");
@@ -204,6 +212,7 @@ int bon_test_getc(struct bon_run *r)
 
 				lathist_add(&bp.lat, t1 - t);
 				t = t1;
+				phase_progress(bp.ph, chunk, 0, 0);
 				if (phase_stop_requested())
 					break;
 			}
@@ -237,6 +246,7 @@ int bon_test_getc(struct bon_run *r)
 
 				lathist_add(&bp.lat, t1 - t);
 				t = t1;
+				phase_progress(bp.ph, chunk, 0, 0);
 				if (phase_stop_requested())
 					break;
 			}
@@ -255,6 +265,7 @@ int bon_test_block_read(struct bon_run *r)
 	int fd, ret = 0;
 
 	bp_begin(r, &bp, BON_READ);
+	phase_expect(bp.ph, r->size, 0, 0);
 	bon_add_reorder(r, bp.ph);
 	fd = open_block(r, O_RDONLY);
 	if (fd < 0)
@@ -275,6 +286,7 @@ int bon_test_block_read(struct bon_run *r)
 			break;
 		bp.bytes += (uint64_t)n;
 		bp.ops++;
+		phase_progress(bp.ph, (uint64_t)n, 0, 0);
 	}
 	close(fd);
 	return bp_end(r, &bp, BON_READ, ret, -1);

@@ -400,6 +400,38 @@ static const char *const cb_key_metrics[] = {
 	"summary/delete.avg", NULL,
 };
 
+/*
+ * Pre-flight: the initial trees alone (the random ops add and remove
+ * trees, so this is a floor, not the peak).  Only for the built-in
+ * model; a sources= directory is read when the run starts.
+ */
+static void cb_needs(const void *vopts, int nranks, struct wl_needs *n)
+{
+	static uint64_t tree_bytes, tree_inodes;
+	const struct cb_opts *o = vopts;
+	uint64_t trees = (uint64_t)o->initial_dirs * (uint64_t)nranks;
+	char sz[32];
+
+	if (*o->sources || !trees)
+		return;
+	if (!tree_bytes) {
+		struct treemodel d[4];
+
+		for (int i = 0; i < 4; i++)
+			treemodel_init(&d[i]);
+		kmodel_generate(&d[0], &d[1], &d[2], &d[3]);
+		tree_bytes = d[0].bytes;
+		tree_inodes = d[0].nr + treemodel_dir_count(&d[0]);
+		for (int i = 0; i < 4; i++)
+			treemodel_release(&d[i]);
+	}
+	n->bytes = trees * tree_bytes;
+	n->inodes = trees * tree_inodes;
+	snprintf(n->what, sizeof(n->what), "compilebench's %llu initial "
+		 "trees of %s", (unsigned long long)trees,
+		 fmt_size(sz, sizeof(sz), tree_bytes));
+}
+
 const struct workload wl_compilebench = {
 	.name = "compilebench",
 	.summary = "compilebench 0.6: age a filesystem with kernel-tree "
@@ -416,4 +448,5 @@ const struct workload wl_compilebench = {
 	.report_run = cb_report_run,
 	.report_compare = cb_report_compare,
 	.key_metrics = cb_key_metrics,
+	.needs = cb_needs,
 };

@@ -120,6 +120,7 @@ int cb_write_set(struct cb_run *r, struct op_work *w, const char *tree,
 
 	if (tfd < 0)
 		return -1;
+	phase_expect(w->ph, m->bytes, m->nr, 0);
 	treemodel_init(&seen);
 	for (size_t i = 0; i < m->nr && !ret; i++) {
 		const char *path = m->e[i].path, *slash = strrchr(path, '/');
@@ -188,6 +189,7 @@ int cb_write_set(struct cb_run *r, struct op_work *w, const char *tree,
 		w->bytes += m->e[i].size;
 		w->files++;
 		w->ops++;
+		phase_progress(w->ph, m->e[i].size, 1, 0);
 	}
 	treemodel_release(&seen);
 	close(tfd);
@@ -201,6 +203,7 @@ int cb_clean_set(struct cb_run *r, struct op_work *w, const char *tree,
 
 	if (tfd < 0)
 		return -1;
+	phase_expect(w->ph, 0, m->nr, 0);
 	for (size_t i = 0; i < m->nr; i++) {
 		if (phase_stop_requested()) {
 			w->stopped = true;
@@ -213,6 +216,7 @@ int cb_clean_set(struct cb_run *r, struct op_work *w, const char *tree,
 		w->bytes += m->e[i].size;
 		w->files++;
 		w->ops++;
+		phase_progress(w->ph, 0, 1, 0);
 	}
 	close(tfd);
 	return ret;
@@ -274,6 +278,7 @@ static int walk_file(struct walk *wk, int dfd, const char *name)
 	}
 	w->files++;
 	w->ops++;
+	phase_progress(w->ph, 0, 1, 0);
 	wk->path[l] = '\0';
 	return ret;
 }

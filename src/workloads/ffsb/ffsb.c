@@ -399,6 +399,7 @@ static int do_run(struct ffsb_run *r)
 	const char *fail = NULL;
 	int ret = 0;
 
+	phase_expect_secs(ph, r->time_s);
 	getrusage(RUSAGE_SELF, &ru0);
 	t0 = now_ns();
 	r->deadline = t0 + (uint64_t)r->time_s * 1000000000ULL;

@@ -343,6 +343,8 @@ static int md_phase(struct md_run *r, enum md_kind kind, bool pre_fail)
 
 	ph = phase_begin(r->ctx, name, NULL);
 	r->ph = ph;
+	if (kind != MD_MKDIR && kind != MD_RMDIR)
+		phase_expect(ph, 0, r->files * (uint64_t)nt, 0);
 	if (wall)
 		phase_stonewall_arm(ph, r->o->stonewall);
 	if (ret) {
@@ -722,6 +724,28 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 	return ret;
 }
 
+/*
+ * Pre-flight: every file of every thread (and rank) exists at once
+ * between create and unlink; data rounded up to 4 KiB blocks.
+ */
+static void md_needs(const void *vopts, int nranks, struct wl_needs *n)
+{
+	const struct md_opts *o = vopts;
+	uint64_t threads = (uint64_t)o->threads * (uint64_t)nranks;
+	uint64_t nr = (uint64_t)o->files * threads;
+	uint64_t dirs = o->shared ? (uint64_t)o->dirs
+				  : (uint64_t)o->dirs * threads;
+
+	/* A stonewall stops create long before files= (on purpose). */
+	if (o->stonewall > 0)
+		return;
+	n->bytes = nr * ((o->size + 4095) / 4096 * 4096);
+	n->inodes = nr + dirs;
+	snprintf(n->what, sizeof(n->what), "metadata's %llu files of %llu "
+		 "bytes", (unsigned long long)nr,
+		 (unsigned long long)o->size);
+}
+
 const struct workload wl_metadata = {
 	.name = "metadata",
 	.summary = "fs_mark/mdtest-style storms: threads create, stat, read "
@@ -735,4 +759,5 @@ const struct workload wl_metadata = {
 	.run = md_run_fn,
 	.report = md_report,
 	.key_metrics = md_key_metrics,
+	.needs = md_needs,
 };

@@ -263,6 +263,7 @@ static void do_files(struct md_worker *w)
 			break;
 		w->files++;
 		w->ops++;
+		phase_progress(r->ph, 0, 1, 0);
 	}
 	if (dirfd >= 0)
 		close(dirfd);

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * provenance.h - what was measured, where and how, in every output a
+ * user pastes: kernel, host, date, fslab version, the command line
+ * (shell-quoted, pastes back), per target its device, size, mkfs command
+ * and version and effective mount options, per workload its options,
+ * and the seed.
+ */
+#ifndef FSLAB_PROVENANCE_H
+#define FSLAB_PROVENANCE_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+/* The block of text lines (run/show header, report header). */
+void provenance_text(FILE *out, const struct run_rec *r);
+/* The mkfs command that made t, shell-quoted; NULL when fslab formatted
+ * nothing (dir:).  Allocated. */
+char *provenance_mkfs_command(const struct target_rec *t);
+/* "2026-12-03 08:20:39 UTC" into buf; "-" for 0. */
+char *provenance_date(char *buf, size_t len, int64_t t);
+
+#endif
