@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "fs/target.h"
+#include "phase.h"
 #include "workload.h"
 
 struct run_workload {
@@ -40,19 +41,13 @@ struct run_config {
 	const char *cmdline;     /* for the run row */
 	bool plain;              /* only the workloads' own output (drop-ins) */
 	bool verify;             /* --verify, copied to every wl_ctx */
+	struct phase_hook *hooks; /* run around every phase (phase.h) */
+	size_t nr_hooks, alloc_hooks;
 };
 
-/*
- * Phase hooks: called around every phase of every workload, e.g. block
- * tracing.  begin may return -1 to fail the phase; end may add metrics.
- */
-struct phase_hook {
-	const char *name;
-	int (*begin)(void *data, struct wl_ctx *ctx, const char *phase);
-	void (*end)(void *data, struct wl_ctx *ctx, struct phase_rec *rec);
-	void *data;
-};
-void runner_add_hook(const struct phase_hook *hook);
+/* Append a copy of hook to cfg's phase hooks; free(cfg->hooks) after. */
+void run_config_add_hook(struct run_config *cfg,
+			 const struct phase_hook *hook);
 
 /*
  * SIGINT/SIGTERM/SIGHUP: the first sets phase_stop_requested(), the

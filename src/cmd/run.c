@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "runner.h"
 #include "trace/blktrace.h"
+#include "trace/hook.h"
 #include "util/util.h"
 
 /* Short enough to finish in a few minutes on a 2-core VM; grows as
@@ -297,7 +298,7 @@ int cmd_run(int argc, char **argv)
 			if (pause_hook.data)
 				usage_die("--pause-before is given once");
 			pause_hook.data = optarg;
-			runner_add_hook(&pause_hook);
+			run_config_add_hook(&cfg, &pause_hook);
 			break;
 		}
 		case 'h':
@@ -354,7 +355,7 @@ int cmd_run(int argc, char **argv)
 				       sizeof(err)) < 0)
 			usage_die("%s", err);
 		free(known);
-		trace_hook_register(trace);
+		run_config_add_hook(&cfg, trace_phase_hook(trace));
 	}
 
 	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
@@ -366,6 +367,7 @@ int cmd_run(int argc, char **argv)
 		run_workload_release(&cfg.wls[i]);
 	free(cfg.targets);
 	free(cfg.wls);
+	free(cfg.hooks);
 	free((char *)cfg.cmdline);
 	return rc;
 }

@@ -76,13 +76,6 @@ int trace_write_blk(const char *path, const struct trace_result *res);
 int trace_teardown(void);
 
 /*
- * `fslab run --trace[=PHASE,...]`: register the phase hook that traces
- * the target's device during the named phases (NULL or "" = all) and
- * stores the figures as trace.* metrics.
- */
-void trace_hook_register(const char *phases);
-
-/*
  * The "tracefs-instance" journal entry's replay (state.c): remove it if
  * it exists.  1 when it acted (or would), 0 when nothing was left, -1.
  */

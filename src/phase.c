@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * phase.c - the phase API workloads report through (declared in
+ * workload.h): measure a phase, collect its work, metrics and workers,
+ * run the run's phase hooks around it, aggregate it over MPI ranks, and
+ * commit it to the store when it ends.  Also the stonewall helpers and
+ * the cache/sync steps between phases (wl_*).
+ */
+#include "phase_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "par.h"
+#include "stats/stats.h"
+#include "store/store.h"
+#include "util/util.h"
+
+/* The run's phase hooks (none outside a run, e.g. under `fslab age`). */
+static const struct phase_hook *ctx_hooks(const struct wl_ctx *ctx,
+					  size_t *nr)
+{
+	const struct run_config *cfg = ctx->runner ? ctx->runner->cfg : NULL;
+
+	*nr = cfg ? cfg->nr_hooks : 0;
+	return cfg ? cfg->hooks : NULL;
+}
+
+struct phase {
+	struct phase_rec rec;
+	struct measure_snap snap;
+	const char *devname;
+	uint64_t stonewall_ns;  /* CLOCK_MONOTONIC deadline; 0: none */
+};
+
+static void rec_add_worker(struct phase_rec *rec, int worker,
+			   uint64_t start_ns, uint64_t end_ns, uint64_t bytes,
+			   uint64_t files, uint64_t ops)
+{
+	struct worker_rec *w;
+
+	ALLOC_GROW(rec->workers, rec->nr_workers + 1, rec->alloc_workers);
+	w = &rec->workers[rec->nr_workers++];
+	w->worker = worker;
+	w->start_ns = start_ns;
+	w->end_ns = end_ns;
+	w->bytes = bytes;
+	w->files = files;
+	w->ops = ops;
+}
+
+/*
+ * Under MPI, turn this rank's phase record into the job's, the IOR way:
+ * global time = latest end - earliest start, work = the sum over ranks,
+ * one worker row per rank, and the spread of per-rank rates.  Every rank
+ * learns whether any rank failed, so all of them stop together.
+ */
+static void aggregate_ranks(struct phase_rec *rec,
+			    const struct measure_snap *b,
+			    const struct measure_snap *e)
+{
+	int n = par_size();
+	struct par_share mine, *all = NULL;
+	uint64_t first = UINT64_MAX, last = 0;
+	double *rate = NULL, slow = 0;
+	const char *unit = rec->files ? "files/s" : "MiB/s";
+	int bad, slowest = 0;
+	struct stats_summary s;
+
+	memset(&mine, 0, sizeof(mine));
+	mine.start_ns = b->real_ns;
+	mine.end_ns = e->real_ns;
+	mine.bytes = rec->bytes;
+	mine.files = rec->files;
+	mine.ops = rec->ops;
+	mine.failed = rec->status == PHASE_FAILED;
+	if (rec->error)
+		snprintf(mine.error, sizeof(mine.error), "%s", rec->error);
+	if (par_rank() == 0)
+		all = xcalloc((size_t)n, sizeof(*all));
+	bad = par_gather(&mine, all);
+	par_barrier();
+	if (bad >= 0 && rec->status != PHASE_FAILED) {
+		rec->status = PHASE_FAILED;
+		free(rec->error);
+		rec->error = xasprintf("rank %d failed", bad);
+	}
+	if (!all)
+		return;
+	if (bad >= 0) {
+		free(rec->error);
+		rec->error = xasprintf("rank %d: %s", bad, all[bad].error);
+	}
+	rate = xcalloc((size_t)n, sizeof(*rate));
+	rec->bytes = rec->files = rec->ops = 0;
+	rec->nr_workers = 0;
+	for (int i = 0; i < n; i++) {
+		const struct par_share *r = &all[i];
+		double secs = (double)(r->end_ns - r->start_ns) / 1e9;
+		double work = rec->files || r->files
+				      ? (double)r->files
+				      : (double)r->bytes / 1048576.0;
+
+		if (r->start_ns < first)
+			first = r->start_ns;
+		if (r->end_ns > last)
+			last = r->end_ns;
+		rec->bytes += r->bytes;
+		rec->files += r->files;
+		rec->ops += r->ops;
+		rec_add_worker(rec, i, r->start_ns, r->end_ns, r->bytes,
+			       r->files, r->ops);
+		rate[i] = secs > 0 ? work / secs : 0;
+		if (i == 0 || r->end_ns - r->start_ns > slow) {
+			slow = (double)(r->end_ns - r->start_ns);
+			slowest = i;
+		}
+	}
+	rec->m.start_ns = first;
+	rec->m.wall_ns = last - first;
+	stats_summarize(rate, (size_t)n, &s);
+	phase_rec_add_metric(rec, "ranks", n, "ranks", BETTER_NONE);
+	phase_rec_add_metric(rec, "rank_min", s.min, unit, BETTER_HIGHER);
+	phase_rec_add_metric(rec, "rank_max", s.max, unit, BETTER_HIGHER);
+	phase_rec_add_metric(rec, "rank_mean", s.mean, unit, BETTER_HIGHER);
+	if (n > 1)
+		phase_rec_add_metric(rec, "rank_sd", s.stddev, unit,
+				     BETTER_NONE);
+	phase_rec_add_metric(rec, "slowest_rank", slowest, "rank",
+			     BETTER_NONE);
+	free(rate);
+	free(all);
+}
+
+struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
+			  const char *label)
+{
+	struct phase *ph = xcalloc(1, sizeof(*ph));
+	const struct phase_hook *hooks;
+	size_t nr_hooks;
+
+	ph->rec.name = xstrdup(name);
+	ph->rec.label = label ? xstrdup(label) : NULL;
+	ph->devname = ctx->target ? ctx->target->devname : NULL;
+	hooks = ctx_hooks(ctx, &nr_hooks);
+	for (size_t i = 0; i < nr_hooks; i++)
+		if (hooks[i].begin &&
+		    hooks[i].begin(hooks[i].data, ctx, name) < 0)
+			phase_fail(ph, "phase hook '%s' failed", hooks[i].name);
+	/* Ranks start a phase together so global time means something. */
+	par_barrier();
+	measure_snap(&ph->snap, ph->devname);
+	return ph;
+}
+
+void phase_work(struct phase *ph, uint64_t bytes, uint64_t files,
+		uint64_t ops)
+{
+	ph->rec.bytes += bytes;
+	ph->rec.files += files;
+	ph->rec.ops += ops;
+}
+
+void phase_metric(struct phase *ph, const char *name, double value,
+		  const char *unit, enum better better)
+{
+	phase_rec_add_metric(&ph->rec, name, value, unit, better);
+}
+
+void phase_worker(struct phase *ph, int worker, uint64_t start_ns,
+		  uint64_t end_ns, uint64_t bytes, uint64_t files,
+		  uint64_t ops)
+{
+	rec_add_worker(&ph->rec, worker, start_ns, end_ns, bytes, files, ops);
+}
+
+void phase_fail(struct phase *ph, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* Keep the first reason: later ones are usually consequences. */
+	if (ph->rec.status == PHASE_FAILED)
+		return;
+	ph->rec.status = PHASE_FAILED;
+	free(ph->rec.error);
+	ph->rec.error = xstrdup(msg);
+}
+
+void phase_set_label(struct phase *ph, const char *label)
+{
+	free(ph->rec.label);
+	ph->rec.label = label ? xstrdup(label) : NULL;
+}
+
+int phase_end(struct wl_ctx *ctx, struct phase *ph,
+	      const struct phase_rec **out)
+{
+	struct measure_snap end;
+	struct phase_rec *rec;
+	const struct phase_hook *hooks;
+	size_t nr_hooks;
+	int rc = 0;
+
+	measure_snap(&end, ph->devname);
+	measure_diff(&ph->snap, &end, &ph->rec.m);
+	if (par_active())
+		aggregate_ranks(&ph->rec, &ph->snap, &end);
+	if (phase_stop_requested() && ph->rec.status == PHASE_OK) {
+		ph->rec.status = PHASE_INTERRUPTED;
+		ph->rec.error = xstrdup("interrupted by a signal");
+	}
+	measure_derive(&ph->rec);
+	hooks = ctx_hooks(ctx, &nr_hooks);
+	for (size_t i = nr_hooks; i-- > 0;)
+		if (hooks[i].end)
+			hooks[i].end(hooks[i].data, ctx, &ph->rec);
+
+	rec = wlrun_rec_new_phase(ctx->wlrun);
+	ph->rec.seq = rec->seq;
+	*rec = ph->rec;
+	free(ph);
+	if (ctx->runner && ctx->runner->st &&
+	    store_phase_add(ctx->runner->st, ctx->wlrun->id, rec) < 0)
+		rc = -1;
+	if (rec->status == PHASE_FAILED)
+		rc = -1;
+	if (out)
+		*out = rec;
+	return rc;
+}
+
+void phase_stonewall_arm(struct phase *ph, double seconds)
+{
+	ph->stonewall_ns = seconds > 0 ? now_ns() + (uint64_t)(seconds * 1e9)
+				       : 0;
+}
+
+bool phase_stonewall_hit(const struct phase *ph)
+{
+	return ph->stonewall_ns && now_ns() >= ph->stonewall_ns;
+}
+
+uint64_t phase_stonewall_agree(struct wl_ctx *ctx, struct phase *ph,
+			       const uint64_t *done, size_t nr_workers,
+			       const char *unit)
+{
+	/* v[0] max, v[1] latest stop: MAX; w[0] min, w[1] earliest start:
+	 * MIN; sum: SUM.  Three small allreduces beat a custom MPI_Op. */
+	uint64_t v[2] = { 0, realtime_ns() }, w[2] = { UINT64_MAX,
+						      ph->snap.real_ns };
+	uint64_t sum = 0;
+	double secs;
+	char name[64];
+
+	(void)ctx;
+	for (size_t i = 0; i < nr_workers; i++) {
+		sum += done[i];
+		if (done[i] > v[0])
+			v[0] = done[i];
+		if (done[i] < w[0])
+			w[0] = done[i];
+	}
+	if (!nr_workers)
+		w[0] = 0;
+	par_allreduce_u64(v, 2, PAR_MAX);
+	par_allreduce_u64(w, 2, PAR_MIN);
+	par_allreduce_u64(&sum, 1, PAR_SUM);
+	secs = v[1] > w[1] ? (double)(v[1] - w[1]) / 1e9 : 0;
+	phase_rec_add_metric(&ph->rec, "stonewall_s", secs, "s", BETTER_NONE);
+	snprintf(name, sizeof(name), "stonewall_%s", unit);
+	phase_rec_add_metric(&ph->rec, name, (double)sum, unit,
+			     BETTER_HIGHER);
+	if (secs > 0) {
+		char rate_unit[48];
+
+		snprintf(name, sizeof(name), "stonewall_%s/s", unit);
+		snprintf(rate_unit, sizeof(rate_unit), "%s/s", unit);
+		phase_rec_add_metric(&ph->rec, name, (double)sum / secs,
+				     rate_unit, BETTER_HIGHER);
+	}
+	phase_rec_add_metric(&ph->rec, "stonewall_min", (double)w[0], unit,
+			     BETTER_NONE);
+	phase_rec_add_metric(&ph->rec, "stonewall_max", (double)v[0], unit,
+			     BETTER_NONE);
+	return v[0];
+}
+
+int wl_sync(struct wl_ctx *ctx)
+{
+	return target_sync(ctx->target);
+}
+
+/*
+ * All ranks learn whether any failed; rank 0 names the first one that
+ * did (its own failure it has printed already).  Returns true when all
+ * are fine.
+ */
+bool all_ranks_ok(bool ok, const char *what)
+{
+	char why[256] = "";
+	int bad = par_agree(ok, last_error(), why, sizeof(why));
+
+	if (bad > 0 && par_rank() == 0)
+		error("rank %d failed %s: %s", bad, what, why);
+	return bad < 0;
+}
+
+/*
+ * Under MPI only the lowest rank of each node drops that node's caches
+ * (the others just sync what they wrote), between two barriers, so no
+ * rank starts reading while another node is still dropping.
+ */
+static int ranks_cache_step(struct wl_ctx *ctx, int (*fn)(struct target *))
+{
+	int rc;
+
+	if (!par_active())
+		return fn(ctx->target);
+	par_barrier();
+	rc = par_node_leader() ? fn(ctx->target) : target_sync(ctx->target);
+	return all_ranks_ok(rc == 0, "to drop caches") ? 0 : -1;
+}
+
+int wl_ranks_agree(struct wl_ctx *ctx, int rc, const char *what)
+{
+	(void)ctx;
+	return all_ranks_ok(rc == 0, what) ? 0 : -1;
+}
+
+int wl_drop_caches(struct wl_ctx *ctx)
+{
+	return ranks_cache_step(ctx, target_drop_caches);
+}
+
+int wl_cold_cache(struct wl_ctx *ctx)
+{
+	return ranks_cache_step(ctx, target_cold);
+}

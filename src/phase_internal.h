@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * phase_internal.h - what the run loop (runner.c) and the phase API
+ * (phase.c) share and nobody else sees: the runner's state a phase
+ * commits into, and the hooks run around every phase.
+ */
+#ifndef FSLAB_PHASE_INTERNAL_H
+#define FSLAB_PHASE_INTERNAL_H
+
+#include "runner.h"
+
+struct store;
+
+struct runner {
+	const struct run_config *cfg;
+	struct store *st;       /* NULL when not storing */
+	struct run_rec *run;
+	struct target *target;  /* the target being used */
+};
+
+/*
+ * All ranks learn whether any failed; rank 0 names the first one that
+ * did.  True when all are fine.  Collective.
+ */
+bool all_ranks_ok(bool ok, const char *what);
+
+#endif
