@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "runner.h"
 #include "trace/blktrace.h"
+#include "disk/diskmodel.h"
 #include "trace/hook.h"
 #include "util/util.h"
 
@@ -60,6 +61,10 @@ static const char usage_text[] =
 	"      --trace[=PHASE,...]\n"
 	"                        trace block I/O of every (or the named) phase:\n"
 	"                        seeks, layout score, latency as trace.* metrics\n"
+	"      --disk-model=PROFILE\n"
+	"                        with --trace: model traced phases on this disk\n"
+	"                        (desktop-7200, laptop-5400, enterprise-15k or a\n"
+	"                        file; default desktop-7200) as disk.* metrics\n"
 	"      --fresh-vs-aged[=PROFILE]\n"
 	"                        also run every loop target aged to PROFILE\n"
 	"                        (default desktop) and report aged/fresh\n"
@@ -161,7 +166,7 @@ int cmd_run(int argc, char **argv)
 {
 	enum { O_DB = 256, O_SCRATCH, O_TAG, O_SEED, O_JSON, O_DESTROY,
 	       O_NOSTORE, O_ORDER, O_REUSE, O_UNTIL, O_MAXREP,
-	       O_TRACE, O_FVA, O_VERIFY, O_PAUSE };
+	       O_TRACE, O_FVA, O_VERIFY, O_PAUSE, O_DISK };
 	static const struct option longopts[] = {
 		{ "target", required_argument, NULL, 't' },
 		{ "workload", required_argument, NULL, 'w' },
@@ -181,12 +186,14 @@ int cmd_run(int argc, char **argv)
 		{ "fresh-vs-aged", optional_argument, NULL, O_FVA },
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "pause-before", required_argument, NULL, O_PAUSE },
+		{ "disk-model", required_argument, NULL, O_DISK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_config cfg;
 	size_t alloc_t = 0, alloc_w = 0;
-	const char *aged_profile = NULL, *trace = NULL;
+	const char *aged_profile = NULL, *trace = NULL, *disk_model = NULL;
+	struct disk_profile disk;
 	bool tracing = false;
 	char err[512];
 	long long v;
@@ -287,6 +294,9 @@ int cmd_run(int argc, char **argv)
 		case O_VERIFY:
 			cfg.verify = true;
 			break;
+		case O_DISK:
+			disk_model = optarg;
+			break;
 		case O_PAUSE: {
 			static struct phase_hook pause_hook = {
 				.name = "pause-before",
@@ -355,11 +365,18 @@ int cmd_run(int argc, char **argv)
 				       sizeof(err)) < 0)
 			usage_die("%s", err);
 		free(known);
-		run_config_add_hook(&cfg, trace_phase_hook(trace));
+		if (disk_profile_load(disk_model ? disk_model :
+				      DISK_DEFAULT_PROFILE, &disk) < 0)
+			usage_die("bad --disk-model '%s'", disk_model);
+		run_config_add_hook(&cfg, trace_phase_hook(trace, &disk));
+	} else if (disk_model) {
+		usage_die("--disk-model needs --trace");
 	}
 
 	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
 	rc = runner_execute(&cfg);
+	if (tracing)
+		disk_profile_release(&disk);
 
 	for (size_t i = 0; i < cfg.nr_targets; i++)
 		target_spec_release(&cfg.targets[i]);

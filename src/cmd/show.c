@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "disk/diskphase.h"
 #include "output/csv.h"
 #include "output/json.h"
 #include "store/store.h"
@@ -30,7 +31,15 @@ static const char show_usage[] =
 	"json, or\n"
 	"                   csv (one row per target, workload, phase, "
 	"metric)\n"
+	"  --disk-model PROFILE\n"
+	"                   re-apply the disk model to the traced phases' "
+	"stored\n"
+	"                   request samples with this profile (desktop-7200,\n"
+	"                   laptop-5400, enterprise-15k or a file)\n"
 	"  -h, --help       show this help\n";
+
+/* The profile --disk-model re-applied, for the table's title. */
+static const char *reapplied_model;
 
 #define MIB (1024.0 * 1024.0)
 
@@ -130,6 +139,7 @@ static void print_wlrun(FILE *out, const struct run_rec *r,
 		wl->report(out, r, w);
 	else
 		print_generic(out, w);
+	disk_print_phases(out, w, reapplied_model);
 }
 
 static void print_unfinished(FILE *out, const struct run_rec *r)
@@ -180,11 +190,13 @@ int cmd_show(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "disk-model", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = NULL, *format = "text", *arg = NULL;
 	struct run_rec *r = NULL;
+	struct disk_profile disk;
 	struct store *st;
 	int64_t id = 0;
 	int c, rc = EXIT_RUNTIME;
@@ -198,6 +210,9 @@ int cmd_show(int argc, char **argv)
 			break;
 		case 'f':
 			format = optarg;
+			break;
+		case 'm':
+			reapplied_model = optarg;
 			break;
 		case 'h':
 			fputs(show_usage, stdout);
@@ -219,9 +234,16 @@ int cmd_show(int argc, char **argv)
 	    strcmp(format, "csv"))
 		usage_die("unknown format '%s' (text, json or csv)", format);
 
-	if (store_open_existing(db, &st))
+	if (reapplied_model && disk_profile_load(reapplied_model, &disk) < 0)
+		usage_die("bad --disk-model '%s'", reapplied_model);
+	if (store_open_existing(db, &st)) {
+		if (reapplied_model)
+			disk_profile_release(&disk);
 		return EXIT_RUNTIME;
+	}
 	if (!store_resolve_run(st, arg, &id) && !store_load_run(st, id, &r)) {
+		if (reapplied_model)
+			disk_run_apply(&disk, r);
 		if (!strcmp(format, "json"))
 			rc = json_write_run(r, "-") ? EXIT_RUNTIME : EXIT_OK;
 		else if (!strcmp(format, "csv"))
@@ -231,5 +253,7 @@ int cmd_show(int argc, char **argv)
 	}
 	run_rec_free(r);
 	store_close(st);
+	if (reapplied_model)
+		disk_profile_release(&disk);
 	return rc;
 }
