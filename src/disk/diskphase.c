@@ -32,26 +32,33 @@ static void drop_disk_metrics(struct phase_rec *rec)
 	rec->nr_metrics = j;
 }
 
+double disk_model_sample(const struct disk_profile *p,
+			 const struct rq_sample *rqs, size_t nr,
+			 uint64_t total, struct disk_result *res)
+{
+	struct disk_req *rq = xcalloc(nr ? nr : 1, sizeof(*rq));
+
+	for (size_t i = 0; i < nr; i++) {
+		rq[i].sector = rqs[i].sector;
+		rq[i].nr_sector = rqs[i].bytes / 512;
+		rq[i].write = rqs[i].rw != 'R';
+	}
+	disk_model_run(p, rq, nr, res);
+	free(rq);
+	/* A thinned sample holds every k-th request: each stands for k. */
+	return nr && total > nr ? (double)total / (double)nr : 1;
+}
+
 void disk_phase_apply(const struct disk_profile *p, struct phase_rec *rec)
 {
-	struct disk_req *rq;
 	struct disk_result res;
-	double scale = 1, t;
+	double scale, t;
 
 	if (!disk_phase_traced(rec))
 		return;
 	drop_disk_metrics(rec);
-	rq = xcalloc(rec->nr_rqs ? rec->nr_rqs : 1, sizeof(*rq));
-	for (size_t i = 0; i < rec->nr_rqs; i++) {
-		rq[i].sector = rec->rqs[i].sector;
-		rq[i].nr_sector = rec->rqs[i].bytes / 512;
-		rq[i].write = rec->rqs[i].rw != 'R';
-	}
-	disk_model_run(p, rq, rec->nr_rqs, &res);
-	free(rq);
-	/* A thinned sample holds every k-th request: each stands for k. */
-	if (rec->nr_rqs && rec->rqs_total > rec->nr_rqs)
-		scale = (double)rec->rqs_total / (double)rec->nr_rqs;
+	scale = disk_model_sample(p, rec->rqs, rec->nr_rqs, rec->rqs_total,
+				  &res);
 	t = res.time_s * scale;
 	phase_rec_add_metric(rec, "disk.time_s", t, "s", BETTER_LOWER);
 	phase_rec_add_metric(rec, "disk.seek_s", res.seek_s * scale, "s",

@@ -15,6 +15,15 @@
 #include "disk/diskmodel.h"
 #include "result.h"
 
+/*
+ * Model a request sample (trace_sample(): data requests in issue order,
+ * nr of total).  Returns the factor the figures in *res stand for when
+ * the sample was thinned (total / nr), else 1.
+ */
+double disk_model_sample(const struct disk_profile *p,
+			 const struct rq_sample *rqs, size_t nr,
+			 uint64_t total, struct disk_result *res);
+
 /* Was the phase traced (it has trace.* figures or a request sample)? */
 bool disk_phase_traced(const struct phase_rec *rec);
 
