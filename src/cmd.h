@@ -25,6 +25,7 @@ int cmd_frag(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_age(int argc, char **argv);
+int cmd_disk(int argc, char **argv);
 
 /* True when argv holds -h or --help before any "--". */
 int cmd_wants_help(int argc, char **argv);

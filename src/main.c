@@ -30,6 +30,7 @@ static const struct cmd_struct commands[] = {
 					    "compilebench 0.6" },
 	{ "compare", cmd_compare, "statistics of configurations against a "
 				  "baseline" },
+	{ "disk", cmd_disk, "disk profiles of the modelled disk time" },
 	{ "frag", cmd_frag, "fragmentation and layout survey of trees" },
 	{ "list", cmd_list, "workloads, their phases and options" },
 	{ "model", cmd_model, "write a tree model of a directory or tarball" },

@@ -76,16 +76,18 @@ double disk_seek_ms(const struct disk_profile *p, double d)
 
 /*
  * The mean over distances with density 2 (N - d) / N^2 on [0, N] (the
- * continuous form of the datasheets' weight N + 1 - n): each piece
- * integrates in closed form.
+ * continuous form of the datasheets' weight N + 1 - n), each piece in
+ * closed form.  Below one cylinder the curve is not used (a seek is at
+ * least track-to-track), so [0, 1] counts at seek(1).
  */
 static double curve_mean(double n, double a, double b, double c, double e,
 			 double bd)
 {
-	double s = 0;
+	double s = (a + b) * (n - 0.5);
 
-	s += a * (n * bd - bd * bd / 2);
-	s += b * (2 * n * pow(bd, 1.5) / 3 - 2 * pow(bd, 2.5) / 5);
+	s += a * (n * (bd - 1) - (bd * bd - 1) / 2);
+	s += b * (2 * n * (pow(bd, 1.5) - 1) / 3 -
+		  2 * (pow(bd, 2.5) - 1) / 5);
 	s += c * (n * (n - bd) - (n * n - bd * bd) / 2);
 	s += e * (n * (n * n - bd * bd) / 2 - (n * n * n - bd * bd * bd) / 3);
 	return 2 * s / (n * n);
