@@ -101,5 +101,61 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q -- "--disk-model needs --trace" "$SCRATCH/e3" &&
 	ok "run refuses --disk-model without --trace (exit 2)" || not_ok "run refuses --disk-model without --trace" "exit $rc: $(cat "$SCRATCH/e3")"
+# A loop device of a file: `fslab trace` models what it traced, and
+# `fslab disk calibrate` measures it into a profile that parses (no
+# figure is checked: a loop device does not seek).
+img=$SCRATCH/t8100.img
+truncate -s 256M "$img"
+dev=$(losetup -f --show --direct-io=on "$img") || _need "cannot attach a loop device"
+# Detached below; the cleanup only if it is still ours.
+cleanup_add "[ \"\$(cat /sys/block/${dev#/dev/}/loop/backing_file)\" = '$img' ] && losetup -d $dev"
+"$FSLAB" trace --dev "$dev" --json "$SCRATCH/seq.json" \
+	-- dd if="$dev" of=/dev/null bs=1M count=32 iflag=direct status=none >"$SCRATCH/seq.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^modelled disk (desktop-7200): ' "$SCRATCH/seq.out" &&
+	python3 - "$SCRATCH/seq.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["disk_model"]
+# 32 MiB from the outer zone (64.8 MB/s) plus one positioning: the
+# transfer dominates; a sequential stream needs a single positioning.
+assert d["profile"] == "desktop-7200", d
+assert 0.5 < d["time_s"] < 0.6, d
+assert d["positionings"] <= 1, d
+PY
+then
+	ok "trace models a sequential read as its transfer time"
+else
+	not_ok "trace models a sequential read as its transfer time" "exit $rc" "$(cat "$SCRATCH/seq.out")"
+fi
+"$FSLAB" trace --dev "$dev" --disk-model=nosuch -- true >/dev/null 2>&1
+rc=$?
+[ $rc -eq 2 ] && ok "trace refuses an unknown profile (exit 2)" || not_ok "trace refuses an unknown profile" "exit $rc"
+
+"$FSLAB" disk calibrate "$dev" --samples 20 -o "$SCRATCH/cal.disk" 2>"$SCRATCH/cal.err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^name calibrated-' "$SCRATCH/cal.disk" &&
+	"$FSLAB" disk show "$SCRATCH/cal.disk" >"$SCRATCH/cal.show" 2>&1 &&
+	"$FSLAB" show --db "$DB" --disk-model="$SCRATCH/cal.disk" >/dev/null 2>&1; then
+	ok "disk calibrate writes a profile that parses and models"
+else
+	not_ok "disk calibrate writes a profile that parses and models" "exit $rc" "$(cat "$SCRATCH/cal.err" "$SCRATCH/cal.disk" "$SCRATCH/cal.show" 2>/dev/null)"
+fi
+check_exit "disk calibrate without a device: exit 2" 2 "$FSLAB" disk calibrate
+check_exit "disk calibrate of a regular file: exit 2" 2 "$FSLAB" disk calibrate "$img"
+mkfs.ext4 -q -F "$dev" >/dev/null 2>&1
+mkdir -p "$SCRATCH/mnt"
+if mount "$dev" "$SCRATCH/mnt"; then
+	cleanup_add "umount $SCRATCH/mnt"
+	"$FSLAB" disk calibrate "$dev" -o "$SCRATCH/no.disk" >/dev/null 2>"$SCRATCH/mounted.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "refusing to calibrate '$dev': it is mounted" "$SCRATCH/mounted.err" &&
+		[ ! -e "$SCRATCH/no.disk" ] &&
+		ok "disk calibrate refuses a mounted device (exit 2)" ||
+		not_ok "disk calibrate refuses a mounted device" "exit $rc: $(cat "$SCRATCH/mounted.err")"
+	umount "$SCRATCH/mnt"
+else
+	not_ok "mount $dev"
+fi
+losetup -d "$dev"
 nothing_left_under "$SCRATCH" && ok "nothing left mounted" || not_ok "nothing left mounted"
 finish
