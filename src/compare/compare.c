@@ -231,6 +231,9 @@ static void add_rows(struct cmp_table *t, const struct cmp_group *groups,
 						key = mt->better ==
 						      BETTER_HIGHER &&
 						      is_rate(mt->unit);
+					/* Traced phases: modelled disk time. */
+					key = key || !strcmp(mt->name,
+							     "disk.time_s");
 					if (!key && !want_shown(o, ph->name,
 								mt->name,
 								false))

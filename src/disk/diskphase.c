@@ -57,6 +57,9 @@ void disk_phase_apply(const struct disk_profile *p, struct phase_rec *rec)
 	if (!disk_phase_traced(rec))
 		return;
 	drop_disk_metrics(rec);
+	/* No data request, no disk time: a 0 would only upset ratios. */
+	if (!rec->nr_rqs)
+		return;
 	scale = disk_model_sample(p, rec->rqs, rec->nr_rqs, rec->rqs_total,
 				  &res);
 	t = res.time_s * scale;

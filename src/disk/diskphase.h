@@ -34,7 +34,7 @@ bool disk_phase_traced(const struct phase_rec *rec);
  * disk.files_s (the phase's work over the modelled time), disk.requests,
  * disk.positionings, disk.buffer_hits, and disk.sample_scale when the
  * sample was thinned (the figures are then scaled up by it).  No-op for
- * an untraced phase.
+ * an untraced phase; a traced phase without data requests gets none.
  */
 void disk_phase_apply(const struct disk_profile *p, struct phase_rec *rec);
 

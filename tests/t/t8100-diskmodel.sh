@@ -52,6 +52,11 @@ else
 	not_ok "show prints the modelled disk table next to wall time" "$(cat "$SCRATCH/show")"
 fi
 
+"$FSLAB" compare --db "$DB" >"$SCRATCH/cmp" 2>&1
+grep -q '^cold-read  disk.time_s \[s\]  (lower is better.*key$' "$SCRATCH/cmp" &&
+	ok "compare treats the modelled disk time as a key metric" ||
+	not_ok "compare treats the modelled disk time as a key metric" "$(grep disk.time_s "$SCRATCH/cmp")"
+
 # Re-applying the default profile reproduces the stored figures exactly;
 # a 15k disk models the same stream faster.
 show_model() {
