@@ -57,6 +57,19 @@ grep -q '^cold-read  disk.time_s \[s\]  (lower is better.*key$' "$SCRATCH/cmp" &
 	ok "compare treats the modelled disk time as a key metric" ||
 	not_ok "compare treats the modelled disk time as a key metric" "$(grep disk.time_s "$SCRATCH/cmp")"
 
+if "$FSLAB" report --db "$DB" -o "$SCRATCH/r.html" >/dev/null 2>&1 &&
+	python3 - "$SCRATCH/r.html" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+i = s.find("<h3>modelled disk time</h3>")
+assert i >= 0, "no modelled disk time table"
+table = s[i:s.find("</table>", i)]
+assert "measured s</th><th>modelled s" in table, table
+assert re.search(r"<td class=l>cold-read</td><td class=l>inode</td>", table) or "cold-read-inode" in table, table
+PY
+then ok "report shows modelled next to measured time per phase and configuration"
+else not_ok "report shows modelled next to measured time per phase and configuration"; fi
+
 # Re-applying the default profile reproduces the stored figures exactly;
 # a 15k disk models the same stream faster.
 show_model() {
