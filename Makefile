@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # fslab - one hand-written, non-recursive GNU Makefile.
 #
-#   make              build ./fslab (build/fslab)
+#   make              build ./fslab (build/fslab); WERROR=1 for -Werror
 #   make run          install Debian deps if missing, build, run the default suite
 #   make check        install deps, build plain + ASan/UBSan, run unit tests
 #                     and the integration tests (root + loop devices)
 #   make unit         unit tests only (plain build)
 #   make asan         sanitized build in build/asan
 #   make deps         install the Debian packages fslab needs (root)
+#   make check-includes  fail on a cycle in the module include graph
 #   make clean
 
 CC      ?= cc
@@ -15,11 +16,44 @@ CFLAGS  ?= -O2 -g
 BUILD   ?= build
 PKGS     = sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent liburing
 
-FSLAB_CFLAGS = -std=c17 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror \
+# -Werror is for developers and CI (`make WERROR=1`; `make check` and
+# .ci/run turn it on): a packager's newer compiler must not fail the
+# build over a warning it learnt since.
+WERROR  ?= 0
+
+# A missing library is named with its Debian package here, not found
+# later as a confusing missing header.  Goals that install the packages
+# first (deps, run, check) or need none (clean) skip the check; their
+# sub-makes check.
+PC_DEB = sqlite3:libsqlite3-dev blkid:libblkid-dev mount:libmount-dev \
+	jansson:libjansson-dev gsl:libgsl-dev cairo:libcairo2-dev \
+	fontconfig:libfontconfig-dev libarchive:libarchive-dev \
+	libtracefs:libtracefs-dev libtraceevent:libtraceevent-dev \
+	liburing:liburing-dev cmocka:libcmocka-dev
+PC_NEED = $(PKGS) $(if $(filter unit check,$(MAKECMDGOALS))$(filter tests/%,$(MAKECMDGOALS)),cmocka)
+ifeq ($(filter deps run check clean check-includes,$(MAKECMDGOALS)),)
+ifeq ($(shell command -v pkg-config),)
+$(error pkg-config not found: install the Debian package pkg-config (or run 'make deps'))
+endif
+PC_MISSING := $(shell for p in $(PC_NEED); do pkg-config --exists $$p || echo $$p; done)
+ifneq ($(PC_MISSING),)
+$(error missing $(PC_MISSING:%=%.pc): install the Debian package(s) $(foreach p,$(PC_MISSING),$(patsubst $(p):%,%,$(filter $(p):%,$(PC_DEB)))) (or run 'make deps'))
+endif
+endif
+
+FSLAB_CFLAGS = -std=c17 -D_GNU_SOURCE -Isrc -I$(BUILD)/gen -Wall -Wextra \
+	$(if $(filter 1,$(WERROR)),-Werror) \
 	-Wformat=2 -Wshadow -Wstrict-prototypes -Wvla -Wwrite-strings \
 	-Wno-format-nonliteral -pthread -MMD -MP \
-	$(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
+	$(shell pkg-config --cflags $(PKGS))
+LIBS = $(shell pkg-config --libs $(PKGS)) -lm -pthread
+
+# The version: `git describe` of this checkout at build time, else the
+# VERSION file (a release tarball) - scripts/version.sh.  The generated
+# header is rewritten only when the string changes, and only the few
+# files that print the version include it (util/version.h).
+VERSION_STR := $(shell scripts/version.sh)
+VERSION_H = $(BUILD)/gen/fslab-version.h
 
 # MPI is optional: with Open MPI's pkg-config file present (Debian
 # libopenmpi-dev) fslab can run one process per rank under mpirun.
@@ -37,11 +71,25 @@ FSLAB_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
 LIBS += -fsanitize=$(SANITIZE)
 endif
 
-SRCS   := $(sort $(wildcard src/*.c src/*/*.c))
+SRCS   := $(sort $(wildcard src/*.c src/*/*.c src/*/*/*.c))
 OBJS   := $(SRCS:%.c=$(BUILD)/%.o)
 LIBOBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.DEFAULT_GOAL := all
+
+$(VERSION_H): FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define FSLAB_VERSION "$(VERSION_STR)"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+
+# Every module's include graph (src/<dir>) must stay acyclic.
+check-includes:
+	@scripts/check-includes.sh
+
+FORCE:
+.PHONY: FORCE check-includes
 
 all: $(BUILD)/fslab fslab
 
@@ -51,13 +99,14 @@ fslab: $(BUILD)/fslab
 $(BUILD)/fslab: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(FSLAB_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(FSLAB_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags cmocka) \
+		-DFSLAB_TEST_DATA_DIR='"$(CURDIR)/tests/data"' \
 		-o $@ $< $(LIBOBJS) $(LIBS) $(shell pkg-config --libs cmocka)
 
 deps:
@@ -71,9 +120,10 @@ asan:
 
 check:
 	@scripts/install-deps.sh --test
-	$(MAKE) all
-	$(MAKE) unit
-	$(MAKE) BUILD=build/asan SANITIZE=address,undefined all unit
+	$(MAKE) WERROR=1 all
+	$(MAKE) WERROR=1 unit
+	$(MAKE) WERROR=1 BUILD=build/asan SANITIZE=address,undefined all unit
+	scripts/check-includes.sh
 	FSLAB=$(CURDIR)/build/asan/fslab prove -v -e bash tests/t/t[0-9]*.sh
 
 run: deps all

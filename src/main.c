@@ -14,7 +14,9 @@
 #include "cmd.h"
 #include "par.h"
 #include "util/opt.h"
+#include "util/suggest.h"
 #include "util/util.h"
+#include "util/version.h"
 
 struct cmd_struct {
 	const char *name;
@@ -123,8 +125,8 @@ static int finish_stdout(int rc)
 static int fslab_main(int argc, char **argv)
 {
 	const struct cmd_struct *cmd;
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	struct suggest sg;
+	const char *best;
 
 	if (argc < 2) {
 		print_help(stderr);
@@ -158,15 +160,11 @@ static int fslab_main(int argc, char **argv)
 	if (cmd)
 		return finish_stdout(cmd->fn(argc - 1, argv + 1));
 
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		size_t d = str_distance(argv[1], commands[i].name);
-
-		if (d < best_d) {
-			best_d = d;
-			best = commands[i].name;
-		}
-	}
-	if (best && best_d <= 2)
+	suggest_init(&sg, argv[1]);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		suggest_add(&sg, commands[i].name);
+	best = suggest_result(&sg);
+	if (best)
 		fprintf(stderr, "fslab: usage: '%s' is not an fslab command; "
 			"did you mean '%s'?\n", argv[1], best);
 	else

@@ -12,20 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs/target.h"
 #include "measure.h"
 #include "par.h"
 #include "stats/stats.h"
 #include "store/store.h"
+#include "util/interrupt.h"
 #include "util/util.h"
+#include "workload.h"
 
 /* The run's phase hooks (none outside a run, e.g. under `fslab age`). */
 static const struct phase_hook *ctx_hooks(const struct wl_ctx *ctx,
 					  size_t *nr)
 {
-	const struct run_config *cfg = ctx->runner ? ctx->runner->cfg : NULL;
-
-	*nr = cfg ? cfg->nr_hooks : 0;
-	return cfg ? cfg->hooks : NULL;
+	*nr = ctx->runner ? ctx->runner->nr_hooks : 0;
+	return ctx->runner ? ctx->runner->hooks : NULL;
 }
 
 struct phase {
@@ -153,6 +154,11 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 	par_barrier();
 	measure_snap(&ph->snap, ph->devname);
 	return ph;
+}
+
+bool phase_stop_requested(void)
+{
+	return interrupt_requested();
 }
 
 void phase_work(struct phase *ph, uint64_t bytes, uint64_t files,

@@ -7,15 +7,21 @@
 #ifndef FSLAB_PHASE_INTERNAL_H
 #define FSLAB_PHASE_INTERNAL_H
 
-#include "runner.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "phase.h"
 
 struct store;
+struct run_config;
 
 struct runner {
 	const struct run_config *cfg;
 	struct store *st;       /* NULL when not storing */
 	struct run_rec *run;
 	struct target *target;  /* the target being used */
+	const struct phase_hook *hooks; /* cfg's, run around every phase */
+	size_t nr_hooks;
 };
 
 /*

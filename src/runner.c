@@ -14,7 +14,7 @@
  * normally.  A second signal exits at once: the state journal lets
  * `fslab cleanup` finish the job.
  */
-#include "phase_internal.h"
+#include "runner.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -30,36 +30,19 @@
 
 #include "fs/state.h"
 #include "measure.h"
+#include "phase_internal.h"
 #include "output/json.h"
 #include "output/summary.h"
 #include "par.h"
 #include "stats/stats.h"
 #include "store/store.h"
+#include "util/interrupt.h"
 #include "util/util.h"
+#include "util/version.h"
 #include "workloads/registry.h"
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	static const char msg[] =
-		"\nfslab: interrupted; finishing the current operation and "
-		"tearing down (again to abort, then run 'fslab cleanup')\n";
-
-	if (stop_requested) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	stop_requested = 1;
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		stop_requested = 1;
-}
-
-bool phase_stop_requested(void)
-{
-	return stop_requested != 0;
-}
+/* The first SIGINT/SIGTERM/SIGHUP (util/interrupt.c). */
+#define stop_requested interrupt_requested()
 
 void run_config_add_hook(struct run_config *cfg,
 			 const struct phase_hook *hook)
@@ -121,14 +104,7 @@ void run_workload_release(struct run_workload *w)
 
 void runner_install_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	interrupt_install();
 }
 
 static struct run_rec *new_run(const struct run_config *cfg)
@@ -334,17 +310,36 @@ static int run_one_workload(struct runner *rn, struct target *t,
 }
 
 /*
- * Under mpirun the targets must be the shared filesystem (dir:) and the
- * workloads must make the same phase calls on every rank.  Every rank
- * checks the same configuration, so all refuse together; rank 0 says why.
+ * The one place the workloads' capability flags are enforced, before
+ * any target is built: --verify needs WL_VERIFY (or WL_NO_DATA),
+ * WL_NEEDS_ROOT needs root, and under mpirun the targets must be the
+ * shared filesystem (dir:) and the workloads WL_MPI_AWARE (the same
+ * phase calls on every rank).  Every rank checks the same
+ * configuration, so all refuse together; rank 0 says why.
  */
-static bool mpi_refuses(const struct run_config *cfg)
+static bool run_refused(const struct run_config *cfg)
 {
 	const char *why = NULL;
 	char buf[256];
 
-	if (!par_active())
-		return false;
+	for (size_t k = 0; k < cfg->nr_wls && !why; k++) {
+		const struct workload *wl = cfg->wls[k].wl;
+
+		if (cfg->verify && !(wl->flags & (WL_VERIFY | WL_NO_DATA))) {
+			snprintf(buf, sizeof(buf), "--verify is not supported "
+				 "by workload '%s' %s%s%s", wl->name,
+				 wl->no_verify ? "(" : "yet",
+				 wl->no_verify ? wl->no_verify : "",
+				 wl->no_verify ? ")" : "");
+			why = buf;
+		} else if ((wl->flags & WL_NEEDS_ROOT) && !is_root()) {
+			snprintf(buf, sizeof(buf), "workload '%s' needs root",
+				 wl->name);
+			why = buf;
+		}
+	}
+	if (!par_active() || why)
+		goto out;
 	for (size_t i = 0; i < cfg->nr_targets && !why; i++)
 		if (cfg->targets[i].kind != TARGET_DIR)
 			why = "under MPI the target must be the shared "
@@ -356,6 +351,7 @@ static bool mpi_refuses(const struct run_config *cfg)
 				 cfg->wls[k].wl->name);
 			why = buf;
 		}
+out:
 	if (why && par_rank() == 0)
 		error("%s", why);
 	return why != NULL;
@@ -593,7 +589,8 @@ static void print_settling(const struct runner *rn)
 
 int runner_execute(const struct run_config *cfg)
 {
-	struct runner rn = { .cfg = cfg };
+	struct runner rn = { .cfg = cfg, .hooks = cfg->hooks,
+			     .nr_hooks = cfg->nr_hooks };
 	struct target_env env;
 	int exit_code = EXIT_OK;
 	struct live_target *live;
@@ -603,7 +600,7 @@ int runner_execute(const struct run_config *cfg)
 	int rc = 0;
 
 	runner_install_signals();
-	if (mpi_refuses(cfg))
+	if (run_refused(cfg))
 		return EXIT_USAGE;
 	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
 	/* Rank 0 alone writes the store: one writer per run, and no
@@ -625,6 +622,7 @@ int runner_execute(const struct run_config *cfg)
 	env.scratch = cfg->scratch ? cfg->scratch : TARGET_DEFAULT_SCRATCH;
 	env.destroy_data = cfg->destroy_data;
 	env.tag = tag;
+	env.age = cfg->age;
 
 	if (cfg->blocked) {
 		for (size_t i = 0; i < cfg->nr_targets && !stop_requested;

@@ -41,6 +41,7 @@ struct run_config {
 	const char *cmdline;     /* for the run row */
 	bool plain;              /* only the workloads' own output (drop-ins) */
 	bool verify;             /* --verify, copied to every wl_ctx */
+	target_age_fn age;       /* ages an age=PROFILE target (fs/target.h) */
 	struct phase_hook *hooks; /* run around every phase (phase.h) */
 	size_t nr_hooks, alloc_hooks;
 };

@@ -40,11 +40,20 @@ struct target;
 struct runner;
 struct phase;
 
+/*
+ * What a workload can do and needs.  The runner enforces every flag in
+ * one place before it builds a target (runner.c, run_refused()); nothing
+ * else tests a workload's name.
+ */
 enum workload_flags {
-	WL_NEEDS_ROOT = 1 << 0,    /* drops caches, remounts */
-	WL_NEEDS_FIEMAP = 1 << 1,  /* reads the extent map */
+	WL_NEEDS_ROOT = 1 << 0,    /* refused unless run as root: it works
+				    * on the unmounted device */
 	WL_MPI_AWARE = 1 << 2,     /* supports running on many ranks: every
 				    * rank makes the same phase calls */
+	WL_VERIFY = 1 << 3,        /* --verify: writes the util/verify.h
+				    * pattern and checks every read */
+	WL_NO_DATA = 1 << 4,       /* writes no file data, so --verify has
+				    * nothing to check and is accepted */
 };
 
 /* What a workload sees of the run. */
@@ -111,6 +120,11 @@ struct workload {
 	 * run --until-cov watches the first.
 	 */
 	const char *const *key_metrics;
+	/*
+	 * Without WL_VERIFY or WL_NO_DATA: why --verify is refused, for the
+	 * error message and `fslab run --help`; NULL means "not yet".
+	 */
+	const char *no_verify;
 };
 
 /* ---- the phase API (implemented by the core, src/phase.c) ---- */
@@ -187,5 +201,26 @@ int wl_cold_cache(struct wl_ctx *ctx);
 int wl_drop_caches(struct wl_ctx *ctx);
 /* syncfs() the target.  0 or -1. */
 int wl_sync(struct wl_ctx *ctx);
+
+/* ---- --verify in phases (src/phase_verify.c; the pattern: util/verify.h) ---- */
+
+struct verify_bad;
+
+/*
+ * Record a mismatch: fail the phase (unless ph is NULL) with "verify:
+ * file PATH offset N: WHAT" and print it.  Returns -1, for `return verify_fail(...)`.
+ */
+int verify_fail(struct phase *ph, const char *path,
+		const struct verify_bad *bad);
+
+/*
+ * The final pass "at the end": drop caches, then a phase "verify-data"
+ * (not "verify": distribute and tree have phases of that name) that reads
+ * every regular file under ctx->dir (or under sub, relative to it, when
+ * not NULL) and checks it against its path's id.  Its metrics
+ * are not benchmark figures (no workload lists them in key_metrics).
+ * Returns 0, or -1 after the mismatch or error was recorded and printed.
+ */
+int verify_phase_tree(struct wl_ctx *ctx, const char *sub);
 
 #endif

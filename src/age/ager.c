@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "age/ager.h"
+#include "util/defaults.h"
 #include "util/opt.h"
 #include "util/pyrand.h"
 #include "util/util.h"
@@ -635,8 +636,8 @@ int ager_age_dir(const char *dir, const char *profile, double fullness,
 	p.capacity = (uint64_t)sv.f_blocks * sv.f_frsize;
 	p.base_used = (uint64_t)(sv.f_blocks - sv.f_bfree) * sv.f_frsize;
 	p.bsize = sv.f_bsize;
-	p.tolerance = 0.01;
-	p.budget = 30 * p.capacity;
+	p.tolerance = FSLAB_DEFAULT_AGE_TOLERANCE;
+	p.budget = FSLAB_DEFAULT_AGE_BUDGET_X * p.capacity;
 	a = ager_new(&p);
 	base = a ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (!a || base < 0) {
@@ -659,4 +660,10 @@ int ager_age_dir(const char *dir, const char *profile, double fullness,
 	ager_free(a);
 	profile_release(&prof);
 	return rc;
+}
+
+int ager_age_default(const char *dir, const char *profile)
+{
+	return ager_age_dir(dir, profile, FSLAB_DEFAULT_FULLNESS,
+			    FSLAB_DEFAULT_AGE_SEED, true);
 }

@@ -8,7 +8,7 @@
  * the filesystem, so the op sequence depends only on the parameters
  * (profile, seed, capacity and initial usage from one statvfs, block
  * size, mix, limits) - the same seed gives the same log, whatever the
- * timing, and the caller only applies the ops (cmd/age.c).
+ * timing, and the caller only applies the ops (age/session.c).
  */
 #ifndef FSLAB_AGE_AGER_H
 #define FSLAB_AGE_AGER_H
@@ -74,5 +74,8 @@ int ager_parse_ops(const char *s, unsigned *weights, char *err,
  */
 int ager_age_dir(const char *dir, const char *profile, double fullness,
 		 uint64_t seed, bool data);
+/* ager_age_dir() with the defaults of `fslab age` (util/defaults.h):
+ * what a target's age=PROFILE does (a target_age_fn). */
+int ager_age_default(const char *dir, const char *profile);
 
 #endif

@@ -11,10 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cb/cbstate.h"
 #include "cmd.h"
 #include "runner.h"
+#include "util/defaults.h"
 #include "util/util.h"
+#include "workloads/compilebench/cbstate.h"
 #include "workloads/registry.h"
 
 static const char usage_text[] =
@@ -36,7 +37,7 @@ static const char usage_text[] =
 "  -d, --device DEV       is not used\n"
 "      --data a|random    file contents ('a' like compilebench)\n"
 "      --compat py3|fixed py3 keeps compilebench's counting quirks\n"
-"      --seed N           random seed (555)\n"
+"      --seed N           random seed (" FSLAB_STR(FSLAB_DEFAULT_SEED) ")\n"
 "      --dry-run          print the planned ops, touch no disk\n"
 "      --db PATH          results store (default store; '' for none)\n"
 "  -h, --help             this text\n";
@@ -109,7 +110,7 @@ static int dry_run(const struct cli *c)
 {
 	struct cb_params par = {
 		.initial_dirs = (int)c->initial_dirs, .runs = (int)c->runs,
-		.makej = c->makej, .compat = CB_COMPAT_PY3, .seed = 555,
+		.makej = c->makej, .compat = CB_COMPAT_PY3, .seed = FSLAB_DEFAULT_SEED,
 	};
 	struct cb_sets sets;
 	struct cb_state st;
@@ -273,7 +274,7 @@ int cmd_compilebench(int argc, char **argv)
 	cfg.nr_wls = 1;
 	cfg.repeat = 1;
 	cfg.db = c.db;
-	cfg.seed = 555;
+	cfg.seed = FSLAB_DEFAULT_SEED;
 	cfg.cmdline = "fslab compilebench";
 	cfg.plain = true;
 	rc = runner_execute(&cfg);

@@ -20,6 +20,7 @@
 #include "output/frag_text.h"
 #include "store/store.h"
 #include "util/util.h"
+#include "util/version.h"
 
 static const char frag_usage[] =
 	"usage: fslab frag [options] PATH...\n"

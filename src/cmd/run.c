@@ -11,12 +11,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "age/ager.h"
 #include "cmd.h"
 #include "runner.h"
 #include "trace/blktrace.h"
 #include "disk/diskmodel.h"
 #include "trace/hook.h"
+#include "util/defaults.h"
 #include "util/util.h"
+#include "workloads/registry.h"
 
 /* Short enough to finish in a few minutes on a 2-core VM; grows as
  * workloads land, and must stay under 10 minutes. */
@@ -56,7 +59,7 @@ static const char usage_text[] =
 	"      --scratch DIR     where loop images and mount points live\n"
 	"                        (default /var/tmp/fslab)\n"
 	"      --tag LABEL       label the run for 'fslab show LABEL'\n"
-	"      --seed N          run seed (default 555)\n"
+	"      --seed N          run seed (default " FSLAB_STR(FSLAB_DEFAULT_SEED) ")\n"
 	"      --json FILE       also write the results as JSON ('-' = stdout)\n"
 	"      --trace[=PHASE,...]\n"
 	"                        trace block I/O of every (or the named) phase:\n"
@@ -72,9 +75,7 @@ static const char usage_text[] =
 	"                        its file, offset and seed) and check it on every\n"
 	"                        read and in a final verify-data phase; a\n"
 	"                        mismatch names file and offset and fails the\n"
-	"                        run: bonnie, compilebench, distribute, ffsb,\n"
-	"                        metadata.  fsck writes no data and ignores it;\n"
-	"                        tree (the archive's own data) refuses it\n"
+	"                        run (which workloads: see below)\n"
 	"      --pause-before PHASE\n"
 	"                        debugging: before every phase named PHASE print\n"
 	"                        a line and stop (SIGSTOP) until SIGCONT, e.g. to\n"
@@ -84,24 +85,6 @@ static const char usage_text[] =
 	"\n"
 	"Needs root for loop and dev: targets.  Exit codes: 0 success, 1 a run\n"
 	"failed, 2 usage error or a refused target.\n";
-
-/*
- * Workloads that run with --verify: they write the util/verify.h pattern
- * and check it.  fsck writes no file data, so the flag means nothing to
- * it.  tree refuses rather than pretend: it writes the archive's real
- * contents.
- */
-static const char *const verify_ok[] = {
-	"bonnie", "compilebench", "distribute", "ffsb", "fsck", "metadata",
-};
-
-static bool verify_supported(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(verify_ok); i++)
-		if (!strcmp(verify_ok[i], name))
-			return true;
-	return false;
-}
 
 /* --pause-before: a phase hook, so it runs before the phase measures. */
 static int pause_begin(void *data, struct wl_ctx *ctx, const char *phase)
@@ -202,7 +185,8 @@ int cmd_run(int argc, char **argv)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.repeat = 1;
 	cfg.max_repeat = 10;
-	cfg.seed = 555;
+	cfg.seed = FSLAB_DEFAULT_SEED;
+	cfg.age = ager_age_default;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:w:n:h", longopts, NULL)) !=
@@ -313,6 +297,7 @@ int cmd_run(int argc, char **argv)
 		}
 		case 'h':
 			fputs(usage_text, stdout);
+			wl_print_verify_support(stdout);
 			return EXIT_OK;
 		case ':':
 			usage_die("option '%s' needs a value", argv[optind - 1]);
@@ -346,14 +331,6 @@ int cmd_run(int argc, char **argv)
 				BUG("default suite: %s", err);
 		cfg.nr_wls = ARRAY_SIZE(default_suite);
 	}
-
-	for (size_t i = 0; i < cfg.nr_wls && cfg.verify; i++)
-		if (!verify_supported(cfg.wls[i].wl->name))
-			usage_die("--verify is not supported by workload '%s'%s",
-				  cfg.wls[i].wl->name,
-				  !strcmp(cfg.wls[i].wl->name, "tree") ?
-				  " (it writes the archive's own contents)" :
-				  " yet");
 
 	if (tracing) {
 		const char *const **known = xcalloc(cfg.nr_wls + 1,

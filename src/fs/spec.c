@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "fs/target.h"
 #include "util/opt.h"
+#include "util/suggest.h"
 #include "util/util.h"
 
 #define SPEC_MIN_SIZE (64ULL << 20)
@@ -54,24 +55,13 @@ static const char *kind_prefix(enum target_kind kind)
 
 static const char *key_suggest(const char *key, unsigned allowed)
 {
-	const char *best = NULL;
-	size_t i, best_d = (size_t)-1;
+	struct suggest s;
 
-	for (i = 0; i < ARRAY_SIZE(spec_keys); i++) {
-		size_t d;
-
-		if (!(spec_keys[i].key & allowed))
-			continue;
-		d = str_distance(key, spec_keys[i].name);
-		if (d < best_d) {
-			best_d = d;
-			best = spec_keys[i].name;
-		}
-	}
-	/* A guess further away than this is noise, not help. */
-	if (best && best_d <= 2 && best_d < strlen(key))
-		return best;
-	return NULL;
+	suggest_init(&s, key);
+	for (size_t i = 0; i < ARRAY_SIZE(spec_keys); i++)
+		if (spec_keys[i].key & allowed)
+			suggest_add(&s, spec_keys[i].name);
+	return suggest_result(&s);
 }
 
 static int valid_fstype(const char *s)

@@ -19,8 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "age/ager.h"
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "fs/blkdev.h"
 #include "fs/loop.h"
 #include "fs/mkfs.h"
@@ -269,7 +268,9 @@ static int setup_loop(struct target *t, const struct target_env *env)
 	ret = mount_and_prepare(t, mnt);
 	/* age=PROFILE: the same aging as `fslab age`, before any workload. */
 	if (!ret && t->spec.age)
-		ret = ager_age_dir(t->workdir, t->spec.age, 0.8, 1, true);
+		ret = env->age ? env->age(t->workdir, t->spec.age)
+			       : error("target '%s': age= is not supported "
+				       "here", t->spec.name);
 out:
 	free(scratch);
 	return ret;

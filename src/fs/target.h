@@ -64,10 +64,18 @@ int target_spec_parse(const char *s, struct target_spec *out, char *err,
 void target_spec_release(struct target_spec *ts);
 
 /* Run-wide settings for building targets. */
+/*
+ * Ages a freshly made filesystem's working directory for age=PROFILE.
+ * The caller provides it (the runner passes age/'s ager_age_default), so
+ * fs/ never calls up into age/.  0 or -1 (message printed).
+ */
+typedef int (*target_age_fn)(const char *dir, const char *profile);
+
 struct target_env {
 	const char *scratch;      /* directory for images and mount points */
 	const char *destroy_data; /* --destroy-data=/dev/X, or NULL */
 	const char *tag;          /* unique per run, used in file names */
+	target_age_fn age;        /* for age=PROFILE; NULL refuses it */
 };
 
 struct target {

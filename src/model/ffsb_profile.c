@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "util/opt.h"
+#include "util/suggest.h"
 #include "util/util.h"
 
 static const char *const op_names[FFSB_OP_NR] = {
@@ -435,29 +436,20 @@ static const struct key *sect_keys(enum sect s)
 static const char *suggest_key(enum sect s, const char *key, char *buf,
 			       size_t len)
 {
-	size_t best_d = (size_t)-1;
+	struct suggest sg;
 	char wname[64];
 
 	*buf = '\0';
-	for (const struct key *k = sect_keys(s); k->name; k++) {
-		size_t d = str_distance(key, k->name);
-
-		if (d < best_d) {
-			best_d = d;
+	suggest_init(&sg, key);
+	for (const struct key *k = sect_keys(s); k->name; k++)
+		if (suggest_add(&sg, k->name))
 			snprintf(buf, len, "%s", k->name);
-		}
-	}
 	for (int i = 0; (s == S_TG || s == S_AGE_TG) && i < FFSB_OP_NR; i++) {
-		size_t d;
-
 		snprintf(wname, sizeof(wname), "%s_weight", op_names[i]);
-		d = str_distance(key, wname);
-		if (d < best_d) {
-			best_d = d;
+		if (suggest_add(&sg, wname))
 			snprintf(buf, len, "%s", wname);
-		}
 	}
-	return *buf && best_d <= 1 + strlen(key) / 3 ? buf : NULL;
+	return suggest_result(&sg) ? buf : NULL;
 }
 
 static int set_key(struct parser *ps, char *key, char *val)

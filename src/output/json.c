@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/util.h"
+#include "util/version.h"
 
 /* jansson refuses invalid UTF-8; a stray byte in a path must not lose
  * the whole document, so replace such bytes with '?'. */

@@ -7,6 +7,7 @@
  * stored run says exactly what it ran with) and help text.
  */
 #include "util/opt.h"
+#include "util/suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -151,21 +152,12 @@ size_t str_distance(const char *a, const char *b)
 
 const char *opt_suggest(const struct opt *tab, const char *key)
 {
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	struct suggest s;
 
-	for (const struct opt *o = tab; o && o->name; o++) {
-		size_t d = str_distance(key, o->name);
-
-		if (d < best_d) {
-			best_d = d;
-			best = o->name;
-		}
-	}
-	/* Beyond a third of the word it is a different word, not a typo. */
-	if (best && best_d <= 1 + strlen(key) / 3)
-		return best;
-	return NULL;
+	suggest_init(&s, key);
+	for (const struct opt *o = tab; o && o->name; o++)
+		suggest_add(&s, o->name);
+	return suggest_result(&s);
 }
 
 static const struct opt *opt_find(const struct opt *tab, const char *key)

@@ -17,8 +17,6 @@
 #include <stdio.h>
 #include <stdnoreturn.h>
 
-#define FSLAB_VERSION "0.1.0"
-
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define MUST_CHECK __attribute__((warn_unused_result))

@@ -64,21 +64,7 @@ bool verify_check(uint64_t seed, uint64_t id, uint64_t off,
 int verify_fd(int fd, uint64_t seed, uint64_t id, struct verify_bad *bad,
 	      uint64_t *bytes);
 
-/*
- * Record a mismatch: fail the phase (unless ph is NULL) with "verify:
- * file PATH offset N: WHAT" and print it.  Returns -1, for `return verify_fail(...)`.
- */
-int verify_fail(struct phase *ph, const char *path,
-		const struct verify_bad *bad);
-
-/*
- * The final pass "at the end": drop caches, then a phase "verify-data"
- * (not "verify": distribute and tree have phases of that name) that reads
- * every regular file under ctx->dir (or under sub, relative to it, when
- * not NULL) and checks it against its path's id.  Its metrics
- * are not benchmark figures (no workload lists them in key_metrics).
- * Returns 0, or -1 after the mismatch or error was recorded and printed.
- */
-int verify_phase_tree(struct wl_ctx *ctx, const char *sub);
+/* verify_fail() and verify_phase_tree(), which run phases, are declared
+ * in workload.h (src/phase_verify.c). */
 
 #endif

@@ -1327,7 +1327,7 @@ const struct workload wl_ffsb = {
 	.phases = ffsb_phase_names,
 	/* Every rank runs the same setup and timed run in its own
 	 * directory; phase_end aggregates the ranks' transactions. */
-	.flags = WL_MPI_AWARE,
+	.flags = WL_MPI_AWARE | WL_VERIFY,
 	.opts = ffsb_opt_table,
 	.opts_size = sizeof(struct ffsb_opts),
 	.check = ffsb_check,

@@ -260,7 +260,7 @@ const struct workload wl_fsck = {
 	.summary = "time the read-only filesystem checker (e2fsck -fn, "
 		   "xfs_repair -n, btrfs check --readonly) unmounted",
 	.phases = fsck_phase_names,
-	.flags = WL_NEEDS_ROOT,
+	.flags = WL_NEEDS_ROOT | WL_NO_DATA,
 	.opts = fsck_opt_table,
 	.opts_size = sizeof(struct fsck_opts),
 	.run = fsck_run,

@@ -1291,7 +1291,7 @@ const struct workload wl_metadata = {
 		   "and unlink many files, mkdir and rmdir their directories",
 	.phases = md_phase_names,
 	/* Own directories per rank, or with shared=1 one tree for all. */
-	.flags = WL_MPI_AWARE,
+	.flags = WL_MPI_AWARE | WL_VERIFY,
 	.opts = md_opt_table,
 	.opts_size = sizeof(struct md_opts),
 	.check = md_check,

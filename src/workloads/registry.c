@@ -6,7 +6,10 @@
  */
 #include "workloads/registry.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "util/suggest.h"
 
 const struct workload *const workloads[] = {
 	&wl_bonnie,
@@ -29,16 +32,36 @@ const struct workload *wl_find(const char *name)
 
 const char *wl_suggest(const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	struct suggest s;
 
-	for (size_t i = 0; workloads[i]; i++) {
-		size_t d = str_distance(name, workloads[i]->name);
+	suggest_init(&s, name);
+	for (size_t i = 0; workloads[i]; i++)
+		suggest_add(&s, workloads[i]->name);
+	return suggest_result(&s);
+}
 
-		if (d < best_d) {
-			best_d = d;
-			best = workloads[i]->name;
+void wl_print_verify_support(FILE *out)
+{
+	const char *sep = "";
+
+	fputs("\nWorkloads and --verify:\n  checked: ", out);
+	for (size_t i = 0; workloads[i]; i++)
+		if (workloads[i]->flags & WL_VERIFY) {
+			fprintf(out, "%s%s", sep, workloads[i]->name);
+			sep = ", ";
 		}
+	fputc('\n', out);
+	for (size_t i = 0; workloads[i]; i++) {
+		const struct workload *wl = workloads[i];
+
+		if (wl->flags & WL_VERIFY)
+			continue;
+		if (wl->flags & WL_NO_DATA)
+			fprintf(out, "  %s writes no file data and ignores it\n",
+				wl->name);
+		else
+			fprintf(out, "  %s refuses it%s%s\n", wl->name,
+				wl->no_verify ? ": " : " (not yet supported)",
+				wl->no_verify ? wl->no_verify : "");
 	}
-	return best && best_d <= 1 + strlen(name) / 3 ? best : NULL;
 }

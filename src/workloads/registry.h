@@ -21,4 +21,10 @@ const struct workload *wl_find(const char *name);
 /* Closest registered name for "did you mean", or NULL. */
 const char *wl_suggest(const char *name);
 
+/*
+ * Which workloads --verify checks, ignores and refuses (and why), from
+ * their flags, as a paragraph (blank line first) for a --help text.
+ */
+void wl_print_verify_support(FILE *out);
+
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_golden.c - libFuzzer target for the aged-image metadata file
- * <scratch>/golden/NAME.meta (golden_load_meta, src/age/golden.c), the
+ * <scratch>/golden/NAME.meta (golden_load_meta, src/fs/golden.c), the
  * only key=value config file fslab reads back.
  *
  * The loader takes a scratch directory, so each input is written to a
@@ -13,7 +13,7 @@
 
 #include <sys/stat.h>
 
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "util/util.h"
 
 static char dir[] = "/tmp/fslab-fuzz-golden.XXXXXX";

@@ -11,6 +11,16 @@
 #   scratch_dir             private dir under /var/tmp ($SCRATCH), with
 #                           FSLAB_STATE_DIR=$SCRATCH/state and a private
 #                           results db ($DB)
+#   pause_wait ERR PID PHASE [N]
+#                           wait until a run started with --pause-before
+#                           PHASE has stopped there (the Nth time)
+#   metric RUN PHASE NAME   one stored metric's value; RUN is a run id or
+#                           tag, PHASE a phase name or NAME@LABEL
+#   metric_full ...         the same as "value unit better"
+#   $METRICS                every stored metric with its run, workload
+#                           and phase as one SQL table, for queries the
+#                           helpers do not cover:
+#                           select count(*) from $METRICS where run = 3
 
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -142,6 +152,62 @@ nothing_left_under() {
 	done
 	return 0
 }
+
+# pause_wait ERRFILE PID PHASE [N]: true once the fslab PID (started
+# with --pause-before PHASE, stderr to ERRFILE) has said N times (default
+# 1) that it stops before PHASE and is stopped; false when it exited
+# first.  The 300 s only bound a broken run: a held run races nothing.
+pause_wait() {
+	local err=$1 pid=$2 phase=$3 n=${4:-1} deadline=$((SECONDS + 300)) c
+	while :; do
+		c=$(grep -c "paused before phase $phase (pid $pid)" "$err" 2>/dev/null)
+		if [ "${c:-0}" -ge "$n" ] &&
+			[ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" = T ]; then
+			return 0
+		fi
+		kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $deadline ] || return 1
+		sleep 0.05
+	done
+}
+
+# Every metric with where it belongs, as one table (columns run, tag,
+# workload, wlrun, phase_id, phase, label, status, name, value, unit,
+# better), so no test repeats the join.
+METRICS="(select r.id as run, r.tag as tag, w.workload as workload,
+	w.id as wlrun, p.id as phase_id, p.name as phase, p.label as label,
+	p.status as status, m.name as name, m.value as value, m.unit as unit,
+	m.better as better from metrics m join phases p on m.phase_id = p.id
+	join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id)"
+
+# _metric_where RUN PHASE NAME: the WHERE clause of the metric helpers.
+_metric_where() {
+	local run=$1 phase=$2 name=$3 label=
+	case "$phase" in
+	*@*) label=${phase#*@} phase=${phase%%@*} ;;
+	esac
+	case "$run" in
+	''|*[!0-9]*) printf "tag = '%s'" "$run" ;;
+	*) printf "run = %s" "$run" ;;
+	esac
+	printf " and phase = '%s' and name = '%s'" "$phase" "$name"
+	[ -z "$label" ] || printf " and label = '%s'" "$label"
+}
+
+# metric RUN PHASE NAME: the value (several lines if several phases
+# match, e.g. repetitions); needs $DB.
+metric() {
+	sqlite3 "$DB" "select value from $METRICS where $(_metric_where "$@") order by phase_id"
+}
+
+# metric_full RUN PHASE NAME: "value unit better".
+metric_full() {
+	sqlite3 "$DB" "select value || ' ' || unit || ' ' || better from $METRICS where $(_metric_where "$@") order by phase_id"
+}
+
+# num_ge A B / num_lt A B: numeric comparisons of decimals (bash's
+# test only knows integers).
+num_ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+num_lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 
 finish() {
 	echo "1..$_ntest"

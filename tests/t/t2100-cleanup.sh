@@ -5,38 +5,32 @@
 # with nothing to do it says so; a running owner's journal is skipped and
 # what it recorded survives.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/cbdata.sh"
 need_loop
 need_cmd mkfs.ext4
 scratch_dir
-
-wl="compilebench:initial-dirs=2,runs=6"
-# The full data sets keep the run busy long enough to be killed mid-way.
-have_cbdata && wl="$wl,sources=$CBDATA"
 
 mounted_under() {
 	awk -v d="$1" 'index($2, d) == 1 { f = 1 } END { exit !f }' /proc/mounts
 }
 
-"$FSLAB" run --target ext4:size=1G --workload "$wl" --db "$SCRATCH/r.db" \
-	--scratch "$SCRATCH" >"$SCRATCH/run.out" 2>&1 &
+# Held before its first phase, the run has its target mounted; it is
+# killed there, never raced.
+"$FSLAB" run --target ext4:size=1G --workload compilebench:initial-dirs=1,runs=1 \
+	--pause-before initial-create --db "$SCRATCH/r.db" \
+	--scratch "$SCRATCH" >"$SCRATCH/run.out" 2>"$SCRATCH/run.err" &
 pid=$!
 cleanup_add "kill -9 $pid"
 
-# Poll for the mount; the deadline only bounds a broken run.
-deadline=$((SECONDS + 120))
-while ! mounted_under "$SCRATCH" && kill -0 $pid 2>/dev/null &&
-	[ $SECONDS -lt $deadline ]; do
-	sleep 0.05
-done
-if mounted_under "$SCRATCH" && kill -9 $pid 2>/dev/null; then
+if pause_wait "$SCRATCH/run.err" $pid initial-create && mounted_under "$SCRATCH" &&
+	kill -9 $pid 2>/dev/null; then
 	wait $pid 2>/dev/null
 	ok "run killed with its target mounted"
 	killed=1
 else
+	kill -9 $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	not_ok "run killed with its target mounted" \
-		"the run ended or never mounted" "$(tail -20 "$SCRATCH/run.out")"
+		"the run ended or never mounted" "$(tail -20 "$SCRATCH/run.err")"
 	killed=
 fi
 

@@ -14,26 +14,23 @@ have_cbdata || _need "needs the compilebench data sets ($CBDATA)"
 scratch_dir
 make_small_cbdata "$SCRATCH/cbdata"
 
-wl="compilebench:initial-dirs=6,runs=60,sources=$SCRATCH/cbdata"
+# Both runs are held before their first phase, targets mounted, while
+# cleanup looks at them: no race with runs that must stay busy.
+wl="compilebench:initial-dirs=1,runs=2,sources=$SCRATCH/cbdata"
 "$FSLAB" run --target ext4:size=1G --db "$DB" --scratch "$SCRATCH" \
-	--workload "$wl" --tag a >"$SCRATCH/a.out" 2>"$SCRATCH/a.err" &
+	--workload "$wl" --tag a --pause-before initial-create \
+	>"$SCRATCH/a.out" 2>"$SCRATCH/a.err" &
 a=$!
 cleanup_add "kill -9 $a"
 "$FSLAB" run --target ext2:size=1G --db "$DB" --scratch "$SCRATCH" \
-	--workload "$wl" --tag b >"$SCRATCH/b.out" 2>"$SCRATCH/b.err" &
+	--workload "$wl" --tag b --pause-before initial-create \
+	>"$SCRATCH/b.out" 2>"$SCRATCH/b.err" &
 b=$!
 cleanup_add "kill -9 $b"
 
-# Wait until both are mounted, then look at what each one holds.
-deadline=$((SECONDS + 60))
-mounts=
-while [ $SECONDS -lt $deadline ]; do
-	mounts=$(awk -v d="$SCRATCH/" 'index($2, d) == 1 { print $1, $2 }' /proc/mounts)
-	[ "$(wc -l <<<"$mounts")" -ge 2 ] && [ -n "$mounts" ] && break
-	kill -0 $a 2>/dev/null || break
-	kill -0 $b 2>/dev/null || break
-	sleep 0.05
-done
+pause_wait "$SCRATCH/a.err" $a initial-create || not_ok "run a paused" "$(tail -5 "$SCRATCH/a.err")"
+pause_wait "$SCRATCH/b.err" $b initial-create || not_ok "run b paused" "$(tail -5 "$SCRATCH/b.err")"
+mounts=$(awk -v d="$SCRATCH/" 'index($2, d) == 1 { print $1, $2 }' /proc/mounts)
 n=$(grep -c . <<<"$mounts")
 [ "$n" -eq 2 ] && ok "both runs mounted at once" ||
 	not_ok "both runs mounted at once" "$mounts"
@@ -64,6 +61,7 @@ after=$(awk -v d="$SCRATCH/" 'index($2, d) == 1 { print $1, $2 }' /proc/mounts)
 [ "$after" = "$mounts" ] && ok "both still mounted after cleanup" ||
 	not_ok "both still mounted after cleanup" "before: $mounts" "after: $after"
 
+kill -CONT $a $b
 wait $a
 rca=$?
 wait $b

@@ -1,17 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# verifylib.sh - helpers for the --verify tests (t966x): wait until a
-# run stops in --pause-before, and corrupt a file's block behind fslab's
-# back by writing to the loop image under it.
-
-# pause_wait ERRFILE PID PHASE: true once fslab said it paused before
-# PHASE (within 120 s), false when it exited or took too long.
-pause_wait() {
-	local err=$1 pid=$2 phase=$3 deadline=$((SECONDS + 120))
-	while ! grep -q "paused before phase $phase (pid $pid)" "$err"; do
-		kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $deadline ] || return 1
-		sleep 0.2
-	done
-}
+# verifylib.sh - helpers for the --verify tests (t966x): start a run
+# held in --pause-before (pause_wait is lib.sh's), and corrupt a file's
+# block behind fslab's back by writing to the loop image under it.
 
 # image_copy_block FILE FROM TO: overwrite logical 4 KiB block TO of FILE
 # (on a loop-mounted filesystem) with its block FROM, in the image file,

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "age/ager.h"
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "age/oplog.h"
 #include "age/profile.h"
 #include "fs/target.h"

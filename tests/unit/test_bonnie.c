@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_bonnie.c - the pure parts of the bonnie workload
- * (src/workloads/bonnie.c): option parsing and cross-checks, the +++++
+ * (src/workloads/bonnie/): option parsing and cross-checks, the +++++
  * rule, bonnie++'s number formats, the CSV row against a known row, the
  * seek tickets and the file names.
  */
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "util/opt.h"
-#include "workloads/bonnie.h"
+#include "workloads/bonnie/bonnie.h"
 #include "workloads/registry.h"
 
 #define MIB (1024ULL * 1024ULL)
@@ -311,19 +311,6 @@ static void test_names(void **state)
 	free(dir);
 }
 
-static void test_percentile(void **state)
-{
-	uint64_t v[100];
-	(void)state;
-
-	for (int i = 0; i < 100; i++)
-		v[i] = (uint64_t)(100 - i);
-	assert_int_equal(bon_percentile(v, 100, 50), 50);
-	assert_int_equal(bon_percentile(v, 100, 99), 99);
-	assert_int_equal(bon_percentile(v, 100, 100), 100);
-	assert_int_equal(bon_percentile(v, 0, 50), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,7 +323,6 @@ int main(void)
 		cmocka_unit_test(test_csv_fields),
 		cmocka_unit_test(test_tickets),
 		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_percentile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_distribute.c - the pure bookkeeping of the distribute workload
- * (src/workloads/distribute.c): option rules, file names and sizes,
+ * (src/workloads/distribute/): option rules, file names and sizes,
  * shares and batches, the accounting ledger (produced x fanout =
  * delivered, and every kind of flaw named) and the bounded intervals.
  */
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "util/opt.h"
-#include "workloads/distribute.h"
+#include "workloads/distribute/distribute.h"
 #include "workloads/registry.h"
 
 /* Parse spec over the defaults and run the workload's check. */

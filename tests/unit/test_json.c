@@ -21,6 +21,7 @@
 #include "output/json.h"
 #include "result.h"
 #include "util/util.h"
+#include "util/version.h"
 
 static struct run_rec *make_run(void)
 {

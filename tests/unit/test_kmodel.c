@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb/cbstate.h"
+#include "workloads/compilebench/cbstate.h"
 #include "model/treemodel.h"
 
 static int cmp_u64(const void *a, const void *b)

@@ -90,12 +90,57 @@ static void test_workload_spec(void **state)
 	assert_non_null(strstr(err, "did you mean 'runs'"));
 }
 
+static bool has_opt(const struct workload *wl, const char *name)
+{
+	for (const struct opt *o = wl->opts; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return true;
+	return false;
+}
+
+/*
+ * The capability flags agree with what the workload offers: the MPI-only
+ * options (reorder=K reads another rank's files, shared=1 one directory
+ * for all ranks) only on WL_MPI_AWARE workloads; --verify either checked
+ * (WL_VERIFY), meaningless (WL_NO_DATA) or refused with a reason, never
+ * two of these; a workload that writes no data has no size to write.
+ */
+static void test_flags(void **state)
+{
+	const unsigned known = WL_NEEDS_ROOT | WL_MPI_AWARE | WL_VERIFY |
+			       WL_NO_DATA;
+
+	(void)state;
+	for (size_t i = 0; workloads[i]; i++) {
+		const struct workload *wl = workloads[i];
+		bool verify = wl->flags & WL_VERIFY;
+		bool no_data = wl->flags & WL_NO_DATA;
+
+		assert_int_equal(wl->flags & ~known, 0);
+		if (has_opt(wl, "reorder") || has_opt(wl, "shared"))
+			assert_true(wl->flags & WL_MPI_AWARE);
+		assert_false(verify && no_data);
+		if (verify || no_data)
+			assert_null(wl->no_verify);
+		else
+			assert_non_null(wl->no_verify);
+		if (no_data)
+			assert_false(has_opt(wl, "size"));
+	}
+	/* the ones the README names */
+	assert_true(wl_find("tree")->no_verify != NULL);
+	assert_true(wl_find("fsck")->flags & WL_NO_DATA);
+	assert_true(wl_find("fsck")->flags & WL_NEEDS_ROOT);
+	assert_true(wl_find("metadata")->flags & WL_VERIFY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_defaults_roundtrip),
 		cmocka_unit_test(test_workload_spec),
+		cmocka_unit_test(test_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

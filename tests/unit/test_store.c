@@ -23,6 +23,7 @@
 #include "result.h"
 #include "store/store.h"
 #include "util/util.h"
+#include "util/version.h"
 
 struct fixture {
 	char dir[4096];

@@ -144,9 +144,10 @@ static void one_format(int filter, const char *name)
 	assert_true(fd >= 0);
 	close(fd);
 	if (!make_archive(path, filter)) {
-		printf("skip: libarchive cannot write %s here\n", name);
+		/* cmocka counts it as skipped, not passed */
+		printf("libarchive cannot write %s here\n", name);
 		unlink(path);
-		return;
+		skip();
 	}
 	assert_int_equal(tarball_open(&t, path), 0);
 	check_entries(&t);

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "model/treemodel.h"
-#include "workloads/tree.h"
+#include "workloads/tree/tree.h"
 
 static void test_orders(void **state)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cb/cbstate.h"
+#include "workloads/compilebench/cbstate.h"
 #include "model/treemodel.h"
 
 static const char *data_dir(void)

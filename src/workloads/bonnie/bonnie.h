@@ -126,7 +126,4 @@ char **bon_make_names(uint64_t seed, long long n, long long dirs,
 		      bool random, int **dir_of);
 void bon_names_free(char **names, long long n);
 
-/* Nearest-rank percentile of v (sorted in place); 0 when n == 0. */
-uint64_t bon_percentile(uint64_t *v, size_t n, double pct);
-
 #endif

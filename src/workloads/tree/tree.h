@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tree.h - the pure pieces of the `tree` workload (src/workloads/tree.c),
+ * tree.h - the pure pieces of the `tree` workload (src/workloads/tree/),
  * shared with its unit tests: traversal orders and their sorting, the
  * m:ss.s formatter of the classic table, the atime mode of a mount, and
  * replaying a tree model into a directory.

@@ -7,7 +7,7 @@
  * kind of move, choice(list(keys)) for the tree, randint(0, 3) for a
  * patch's unlink mode, randint(100, 100000) (repeated) for a new name.
  */
-#include "cb/cbstate.h"
+#include "workloads/compilebench/cbstate.h"
 
 #include <errno.h>
 #include <stdlib.h>

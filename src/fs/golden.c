@@ -14,7 +14,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "age/golden.h"
+#include "fs/golden.h"
 #include "util/util.h"
 
 #define COPY_CHUNK (8u << 20)

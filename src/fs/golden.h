@@ -16,8 +16,8 @@
  * detects accidental change, not tampering; it is not a cryptographic
  * hash.
  */
-#ifndef FSLAB_AGE_GOLDEN_H
-#define FSLAB_AGE_GOLDEN_H
+#ifndef FSLAB_FS_GOLDEN_H
+#define FSLAB_FS_GOLDEN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report.c - tree's report: the mails' minutes:seconds table, and
+ * the side-by-side comparison.
+ */
+#include "workloads/tree/internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fs/target.h"
+#include "measure.h"
+#include "model/tarball.h"
+#include "model/treemodel.h"
+#include "util/util.h"
+
+/* ---- the report ---- */
+
+struct row {
+	const char *phase, *label;
+};
+
+static const char *row_title(const char *phase)
+{
+	if (!strcmp(phase, "unpack"))
+		return "unpacking tree";
+	if (!strcmp(phase, "cold-read"))
+		return "cold traversal";
+	if (!strcmp(phase, "hot-read"))
+		return "hot traversal";
+	return phase;
+}
+
+static bool same_key(const struct phase_rec *p, const struct row *k)
+{
+	return !strcmp(p->name, k->phase) &&
+	       !strcmp(p->label ? p->label : "", k->label ? k->label : "");
+}
+
+/* Rows in first-seen order over every group's phases, verify left out. */
+static size_t collect_rows(const struct cmp_group *g, size_t ng,
+			   struct row **out)
+{
+	struct row *v = NULL;
+	size_t nr = 0, alloc = 0;
+
+	for (size_t i = 0; i < ng; i++)
+		for (size_t j = 0; j < g[i].nr_reps; j++)
+			for (size_t k = 0; k < g[i].reps[j]->nr_phases; k++) {
+				const struct phase_rec *p =
+					&g[i].reps[j]->phases[k];
+				struct row key = { p->name, p->label };
+				size_t n;
+
+				if (!strcmp(p->name, "verify"))
+					continue;
+				for (n = 0; n < nr; n++)
+					if (same_key(p, &v[n]))
+						break;
+				if (n < nr)
+					continue;
+				ALLOC_GROW(v, nr + 1, alloc);
+				v[nr++] = key;
+			}
+	*out = v;
+	return nr;
+}
+
+/* Mean of a figure of the row's phase over a group's reps; <0: none. */
+static double group_mean(const struct cmp_group *g, const struct row *k,
+			 const char *metric)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (size_t j = 0; j < g->nr_reps; j++)
+		for (size_t i = 0; i < g->reps[j]->nr_phases; i++) {
+			const struct phase_rec *p = &g->reps[j]->phases[i];
+			const struct metric *m;
+
+			if (p->status != PHASE_OK || !same_key(p, k))
+				continue;
+			if (!metric) {
+				sum += secs(p->m.wall_ns);
+				n++;
+			} else if ((m = phase_rec_metric(p, metric))) {
+				sum += m->value;
+				n++;
+			}
+		}
+	return n ? sum / n : -1;
+}
+
+static void row_name(char *buf, size_t len, const struct row *k,
+		     const char *what)
+{
+	if (k->label && strcmp(k->phase, "unpack"))
+		snprintf(buf, len, "%s (%s)%s:", row_title(k->phase),
+			 k->label, what);
+	else
+		snprintf(buf, len, "%s%s:", row_title(k->phase), what);
+}
+
+static bool is_read(const struct row *k)
+{
+	return !strcmp(k->phase, "cold-read") ||
+	       !strcmp(k->phase, "hot-read");
+}
+
+static void print_table(FILE *out, const struct cmp_group *g, size_t ng)
+{
+	struct row *rows;
+	size_t nr = collect_rows(g, ng, &rows);
+	char name[96], cell[32];
+
+	fprintf(out, "    %-38s", "");
+	for (size_t i = 0; i < ng; i++)
+		fprintf(out, " %10.10s", g[i].label ? g[i].label : "?");
+	fputc('\n', out);
+	for (size_t r = 0; r < nr; r++) {
+		row_name(name, sizeof(name), &rows[r], "");
+		fprintf(out, "    %-38s", name);
+		for (size_t i = 0; i < ng; i++)
+			fprintf(out, " %10s", tree_fmt_mss(cell, sizeof(cell),
+				group_mean(&g[i], &rows[r], NULL)));
+		fputc('\n', out);
+	}
+	/* the rates behind the table, and what a read phase wrote */
+	static const struct {
+		const char *metric, *what, *fmt;
+	} extra[] = {
+		{ "MiB/s", " MiB/s", " %10.2f" },
+		{ "files/s", " files/s", " %10.0f" },
+		{ "rd_ios_per_file", " reads/file", " %10.2f" },
+		{ "dev_write_MiB", " MiB written", " %10.2f" },
+	};
+	fputc('\n', out);
+	for (size_t r = 0; r < nr; r++) {
+		bool is_unpack = !strcmp(rows[r].phase, "unpack");
+
+		for (size_t x = 0; x < ARRAY_SIZE(extra); x++) {
+			if (x >= 2 && !is_read(&rows[r]))
+				continue;
+			if (x == 2 && strcmp(rows[r].phase, "cold-read"))
+				continue;
+			if (x < 2 && !is_read(&rows[r]) && !is_unpack)
+				continue;
+			row_name(name, sizeof(name), &rows[r], extra[x].what);
+			fprintf(out, "    %-38s", name);
+			for (size_t i = 0; i < ng; i++) {
+				double v = group_mean(&g[i], &rows[r],
+						      extra[x].metric);
+
+				if (v < 0)
+					fprintf(out, " %10s", "-");
+				else
+					fprintf(out, extra[x].fmt, v);
+			}
+			fputc('\n', out);
+		}
+	}
+	free(rows);
+}
+
+void tree_report_compare(FILE *out, const struct cmp_group *groups,
+			 size_t nr_groups)
+{
+	fprintf(out, "\ntree: mean over repetitions, m:ss.s\n");
+	print_table(out, groups, nr_groups);
+}
+
+static const struct phase_rec *find_phase(const struct wlrun_rec *wr,
+					  const char *name)
+{
+	for (size_t i = 0; i < wr->nr_phases; i++)
+		if (!strcmp(wr->phases[i].name, name))
+			return &wr->phases[i];
+	return NULL;
+}
+
+static double metric_or(const struct phase_rec *p, const char *name,
+			double def)
+{
+	const struct metric *m = p ? phase_rec_metric(p, name) : NULL;
+
+	return m ? m->value : def;
+}
+
+void tree_report(FILE *out, const struct run_rec *run,
+		 const struct wlrun_rec *wr)
+{
+	const struct target_rec *t = run ? run_rec_target(run, wr) : NULL;
+	const struct wlrun_rec *reps[1] = { wr };
+	struct cmp_group g = {
+		.label = t && t->name ? t->name : "target", .run = run,
+		.reps = reps, .nr_reps = 1,
+	};
+	const struct phase_rec *up = find_phase(wr, "unpack");
+
+	fprintf(out, "\ntree on %s (%s, atime %s, mount %s):\n", g.label,
+		t && t->fstype ? t->fstype : "?",
+		tree_atime_mode(t ? t->eff_mount_opts : NULL),
+		t && t->eff_mount_opts ? t->eff_mount_opts : "?");
+	print_table(out, &g, 1);
+	if (up && up->status == PHASE_OK) {
+		double wall = secs(up->m.wall_ns);
+
+		fprintf(out, "\n    unpack: %.2f MiB/s over %llu files, "
+			"%.0f files/s; filesystem %.2f s, decompress %.2f s "
+			"(CPU %.2f s), sync %.2f s%s\n",
+			metric_or(up, "MiB/s", wall > 0 ? (double)up->bytes /
+				  1048576.0 / wall : 0),
+			(unsigned long long)up->files,
+			metric_or(up, "files/s", wall > 0 ?
+				  (double)up->files / wall : 0),
+			metric_or(up, "fs_s", 0), metric_or(up, "decompress_s", 0),
+			metric_or(up, "decompress_cpu_s", 0),
+			metric_or(up, "sync_s", 0),
+			metric_or(up, "predecompressed", 0) > 0 ?
+			", predecompressed" : "");
+	}
+	for (size_t i = 0; i < wr->nr_phases; i++) {
+		const struct phase_rec *p = &wr->phases[i];
+		double wall = secs(p->m.wall_ns);
+
+		if (strcmp(p->name, "cold-read") && strcmp(p->name, "hot-read"))
+			continue;
+		fprintf(out, "    %s (%s): %.2f megabytes/second over %llu "
+			"files, %.0f files/second, cpu %.2f s user %.2f s "
+			"sys, wrote %.2f MiB\n", row_title(p->name),
+			p->label ? p->label : "-",
+			metric_or(p, "MiB/s", wall > 0 ? (double)p->bytes /
+				  1048576.0 / wall : 0),
+			(unsigned long long)p->files,
+			metric_or(p, "files/s", wall > 0 ?
+				  (double)p->files / wall : 0),
+			secs(p->m.user_ns), secs(p->m.sys_ns),
+			metric_or(p, "dev_write_MiB", 0));
+	}
+	for (size_t i = 0; i < wr->nr_phases; i++)
+		if (wr->phases[i].status != PHASE_OK)
+			fprintf(out, "    %s: %s\n", wr->phases[i].name,
+				wr->phases[i].error ? wr->phases[i].error :
+				"failed");
+}
