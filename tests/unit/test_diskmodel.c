@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "disk/diskmodel.h"
+#include "disk/diskphase.h"
 #include "util/util.h"
 
 /* A desktop-like disk without overhead and without a buffer unless the
@@ -343,6 +344,80 @@ static void test_parse_errors(void **state)
 	free(t);
 }
 
+static double metric(const struct phase_rec *p, const char *name)
+{
+	const struct metric *m = phase_rec_metric(p, name);
+
+	return m ? m->value : NAN;
+}
+
+static size_t count_disk_metrics(const struct phase_rec *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nr_metrics; i++)
+		n += !strncmp(p->metrics[i].name, "disk.", 5);
+	return n;
+}
+
+/* A phase's disk.* metrics: the sample's model, scaled when thinned,
+ * replaced (not added) when re-applied; none for untraced phases. */
+static void test_phase_apply(void **state)
+{
+	struct disk_profile p, fast;
+	struct phase_rec rec;
+	struct disk_result res;
+	struct disk_req r[100];
+	size_t n;
+
+	(void)state;
+	load(&p, NULL);
+	assert_int_equal(disk_profile_load("enterprise-15k", &fast), 0);
+	memset(&rec, 0, sizeof(rec));
+	rec.bytes = 100 * 4096;
+	rec.files = 100;
+	disk_phase_apply(&p, &rec);
+	assert_int_equal(rec.nr_metrics, 0); /* not traced */
+	phase_rec_add_metric(&rec, "trace.requests", 0, "requests",
+			     BETTER_NONE);
+	disk_phase_apply(&p, &rec);
+	assert_int_equal(count_disk_metrics(&rec), 0); /* no data request */
+	rec.rqs = calloc(100, sizeof(*rec.rqs));
+	rec.nr_rqs = 100;
+	rec.rqs_total = 100;
+	rng_state = 99;
+	for (size_t i = 0; i < 100; i++) {
+		rec.rqs[i] = (struct rq_sample){ i * 1000, rng() % 2000000,
+						 4096, i % 4 ? 'R' : 'W' };
+		r[i] = (struct disk_req){ rec.rqs[i].sector, 8,
+					  rec.rqs[i].rw == 'W' };
+	}
+	disk_model_run(&p, r, 100, &res);
+	disk_phase_apply(&p, &rec);
+	n = count_disk_metrics(&rec);
+	assert_true(metric(&rec, "disk.time_s") == res.time_s);
+	assert_true(fabs(metric(&rec, "disk.files_s") - 100 / res.time_s) <
+		    1e-9);
+	assert_true(fabs(metric(&rec, "disk.mib_s") -
+			 100 * 4096 / 1048576.0 / res.time_s) < 1e-9);
+	assert_true(fabs(metric(&rec, "disk.seek_share") -
+			 (res.seek_s + res.rot_s) / res.time_s) < 1e-12);
+	assert_true(isnan(metric(&rec, "disk.sample_scale")));
+	/* Re-applied with another profile: replaced, same names. */
+	disk_phase_apply(&fast, &rec);
+	assert_int_equal(count_disk_metrics(&rec), n);
+	assert_true(metric(&rec, "disk.time_s") < res.time_s);
+	/* A thinned sample stands for total/stored requests each. */
+	rec.rqs_total = 250;
+	disk_phase_apply(&p, &rec);
+	assert_true(fabs(metric(&rec, "disk.time_s") - 2.5 * res.time_s) <
+		    1e-9);
+	assert_true(metric(&rec, "disk.sample_scale") == 2.5);
+	phase_rec_release(&rec);
+	disk_profile_release(&p);
+	disk_profile_release(&fast);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_elevator),
 		cmocka_unit_test(test_load_overrides),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_phase_apply),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
