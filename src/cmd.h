@@ -5,13 +5,18 @@
  * (enum exit_code).  argv[0] is the subcommand name.
  *
  * Adding a subcommand:
- *  1. write src/cmd/<name>.c with cmd_<name>() and its --help text
- *  2. declare it here and add a row to commands[] in src/main.c
- *  3. add the file to the Makefile
- *  4. a test in tests/t/ (t0001-help.sh checks every command's --help)
+ *  1. write src/cmd/<name>.c with cmd_<name>() and its option table,
+ *     `const struct cmdopt_cmd cmd_<name>_opts` (util/cmdopt.h): the
+ *     parser, --help, the man page fslab-<name>(1) and the bash
+ *     completion all come from it
+ *  2. declare both here and add a row to cmd_table[] in src/cmd/common.c
+ *  3. a test in tests/t/ (t0001-help.sh checks every command's --help
+ *     against its table; t0002-install.sh its man page and completion)
  */
 #ifndef FSLAB_CMD_H
 #define FSLAB_CMD_H
+
+#include "util/cmdopt.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -27,7 +32,48 @@ int cmd_model(int argc, char **argv);
 int cmd_age(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
 
-/* True when argv holds -h or --help before any "--". */
-int cmd_wants_help(int argc, char **argv);
+/*
+ * Each command's option table and help text (src/util/cmdopt.h), from
+ * which its parser, --help, man page and completion come.
+ */
+extern const struct cmdopt_cmd cmd_age_opts;
+extern const struct cmdopt_cmd cmd_cleanup_opts;
+extern const struct cmdopt_cmd cmd_compare_opts;
+extern const struct cmdopt_cmd cmd_compilebench_opts;
+extern const struct cmdopt_cmd cmd_disk_opts;
+extern const struct cmdopt_cmd cmd_frag_opts;
+extern const struct cmdopt_cmd cmd_list_opts;
+extern const struct cmdopt_cmd cmd_model_opts;
+extern const struct cmdopt_cmd cmd_report_opts;
+extern const struct cmdopt_cmd cmd_results_opts;
+extern const struct cmdopt_cmd cmd_run_opts;
+extern const struct cmdopt_cmd cmd_show_opts;
+extern const struct cmdopt_cmd cmd_trace_opts;
+
+/* The command table: name, function, option table; {NULL} at the end. */
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const struct cmdopt_cmd *opts;
+};
+extern const struct cmd_struct cmd_table[];
+const struct cmd_struct *cmd_find(const char *name);
+
+/* fslab's own options (--version, --help) and its help text. */
+extern const struct cmdopt_cmd cmd_fslab_opts;
+struct fslab_args {
+	bool version;
+	const char *dump_man;
+	bool dump_completion;
+};
+
+/*
+ * The filter options compare and report share, on struct compare_opts
+ * (include it with CMDOPT_INCLUDE_AT at the offset of that struct).
+ */
+extern const struct cmdopt cmd_filter_opts[];
+
+/* `fslab help targets` and fslab-targets(7): the target SPEC grammar. */
+extern const char cmd_targets_help[];
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * main.c - the subcommand table and dispatch.  Preconditions live in the
- * table's flags and are applied here, in one place; after the command
- * returns, stdout is flushed and closed and a failure there (ENOSPC on a
- * redirected report) turns into a non-zero exit, never silence.
+ * main.c - fslab's own options and dispatch to the command table
+ * (src/cmd/common.c).  After the command returns, stdout is flushed and
+ * closed and a failure there (ENOSPC on a redirected report) turns into
+ * a non-zero exit, never silence.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,98 +12,13 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "doc/doc.h"
 #include "par.h"
+#include "util/cmdopt.h"
 #include "util/opt.h"
 #include "util/suggest.h"
 #include "util/util.h"
 #include "util/version.h"
-
-struct cmd_struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
-
-static const struct cmd_struct commands[] = {
-	{ "age", cmd_age, "age a filesystem to a profile or by replay" },
-	{ "cleanup", cmd_cleanup, "remove mounts, loop devices and images "
-				  "left by a killed fslab" },
-	{ "compilebench", cmd_compilebench, "drop-in replacement for "
-					    "compilebench 0.6" },
-	{ "compare", cmd_compare, "statistics of configurations against a "
-				  "baseline" },
-	{ "disk", cmd_disk, "disk profiles of the modelled disk time" },
-	{ "frag", cmd_frag, "fragmentation and layout survey of trees" },
-	{ "list", cmd_list, "workloads, their phases and options" },
-	{ "model", cmd_model, "write a tree model of a directory or tarball" },
-	{ "report", cmd_report, "self-contained HTML report with charts" },
-	{ "results", cmd_results, "stored runs, newest first" },
-	{ "run", cmd_run, "build targets, run workloads, store results" },
-	{ "show", cmd_show, "one run's results in its workloads' classic "
-			    "format" },
-	{ "trace", cmd_trace, "block-I/O trace of a command: seeks, layout, "
-			      "pictures" },
-};
-
-static void print_help(FILE *out)
-{
-	fprintf(out,
-		"usage: fslab [--version] [help] <command> [<args>]\n"
-		"\n"
-		"fslab builds filesystems on loop images it owns (or uses a "
-		"directory or\ndevice you name), runs classic filesystem "
-		"workloads natively, measures\nevery phase and stores the "
-		"results in SQLite.\n\ncommands:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %-13s %s\n", commands[i].name,
-			commands[i].summary);
-	fprintf(out,
-		"\n'fslab <command> --help' describes one command; "
-		"'fslab help targets' the\ntarget SPEC grammar.\n"
-		"\nexit codes: 0 success, 1 runtime failure, 2 usage error or "
-		"refusal\n(bad spec, unsafe device), 3 significant regression "
-		"(compare).\n");
-}
-
-static void print_targets_help(FILE *out)
-{
-	fprintf(out,
-		"target SPEC grammar:\n"
-		"  FSTYPE[:key=val,...]      a filesystem on a loop image "
-		"fslab owns\n"
-		"      mkfs=ARGS             extra mkfs arguments "
-		"(mkfs=-O ^flex_bg)\n"
-		"      mount=OPTS            mount options "
-		"(mount=noatime)\n"
-		"      size=N                sparse image size, default 8G "
-		"(k/m/g/t)\n"
-		"      name=LABEL            label shown in reports\n"
-		"      age=PROFILE           age it to 80%% full with PROFILE "
-		"during setup\n"
-		"  dev:/dev/X[:fs=T,mkfs=..,mount=..,name=..]\n"
-		"                            format a real device; refused "
-		"if it is mounted\n"
-		"                            or holds any signature unless "
-		"--destroy-data=/dev/X\n"
-		"  dir:PATH[:name=LABEL]     an existing directory; nothing "
-		"is formatted\n"
-		"  aged:NAME[:mount=..,name=..]\n"
-		"                            a fresh copy of the golden image "
-		"'fslab age --save NAME'\n"
-		"                            kept\n\n"
-		"Commas inside a value are written '\\,' or the value is "
-		"quoted:\n"
-		"  ext4:mount=data=writeback\\,noatime\n"
-		"  \"ext4:mount='data=writeback,noatime',name=wb\"\n");
-}
-
-static const struct cmd_struct *find_cmd(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
-}
 
 static int finish_stdout(int rc)
 {
@@ -122,55 +37,82 @@ static int finish_stdout(int rc)
 	return rc;
 }
 
+static int help_topic(const char *topic)
+{
+	const struct cmd_struct *cmd;
+
+	if (!topic) {
+		cmdopt_help(stdout, &cmd_fslab_opts);
+		return finish_stdout(EXIT_OK);
+	}
+	if (!strcmp(topic, "targets")) {
+		printf("target SPEC grammar:\n%s", cmd_targets_help);
+		return finish_stdout(EXIT_OK);
+	}
+	cmd = cmd_find(topic);
+	if (!cmd)
+		return cmdopt_usage_error(&cmd_fslab_opts, "no help topic '%s'",
+					  topic);
+	cmdopt_help(stdout, cmd->opts);
+	return finish_stdout(EXIT_OK);
+}
+
 static int fslab_main(int argc, char **argv)
 {
+	struct fslab_args a = { .version = false };
 	const struct cmd_struct *cmd;
 	struct suggest sg;
 	const char *best;
+	int first;
 
 	if (argc < 2) {
-		print_help(stderr);
+		cmdopt_help(stderr, &cmd_fslab_opts);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+	first = cmdopt_parse(&cmd_fslab_opts, argc, argv, &a);
+	if (first < 0)
+		return first == CMDOPT_HELP ? finish_stdout(EXIT_OK)
+					    : EXIT_USAGE;
+	if (a.dump_man)
+		return finish_stdout(doc_man(stdout, a.dump_man) ? EXIT_USAGE
+								 : EXIT_OK);
+	if (a.dump_completion)
+		return finish_stdout(doc_completion(stdout) ? EXIT_RUNTIME
+							    : EXIT_OK);
+	if (a.version || (first < argc && !strcmp(argv[first], "version"))) {
 		printf("fslab %s (mpi: %s)\n", FSLAB_VERSION,
 		       par_built() ? "yes" : "no");
 		return finish_stdout(EXIT_OK);
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
-		if (argc > 2 && !strcmp(argv[2], "targets")) {
-			print_targets_help(stdout);
-			return finish_stdout(EXIT_OK);
-		}
-		if (argc > 2 && (cmd = find_cmd(argv[2]))) {
-			char *hv[] = { argv[2], (char *)"--help", NULL };
-
-			return finish_stdout(cmd->fn(2, hv));
-		}
-		if (argc > 2) {
-			fprintf(stderr, "fslab: usage: no help topic '%s'\n",
-				argv[2]);
-			return EXIT_USAGE;
-		}
-		print_help(stdout);
-		return finish_stdout(EXIT_OK);
+	if (first >= argc) {
+		cmdopt_help(stderr, &cmd_fslab_opts);
+		return EXIT_USAGE;
 	}
-	cmd = find_cmd(argv[1]);
+	argc -= first;
+	argv += first;
+	if (!strcmp(argv[0], "help")) {
+		if (argc > 2)
+			return cmdopt_usage_error(&cmd_fslab_opts, "help takes "
+						  "one topic");
+		return help_topic(argc > 1 ? argv[1] : NULL);
+	}
+	/* hidden: what the bash completion asks for (doc/completion.c) */
+	if (!strcmp(argv[0], "__complete"))
+		return finish_stdout(doc_complete_words(argc, argv));
+	cmd = cmd_find(argv[0]);
 	if (cmd)
-		return finish_stdout(cmd->fn(argc - 1, argv + 1));
+		return finish_stdout(cmd->fn(argc, argv));
 
-	suggest_init(&sg, argv[1]);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		suggest_add(&sg, commands[i].name);
+	suggest_init(&sg, argv[0]);
+	for (const struct cmd_struct *c = cmd_table; c->name; c++)
+		suggest_add(&sg, c->name);
 	best = suggest_result(&sg);
 	if (best)
-		fprintf(stderr, "fslab: usage: '%s' is not an fslab command; "
-			"did you mean '%s'?\n", argv[1], best);
-	else
-		fprintf(stderr, "fslab: usage: '%s' is not an fslab command; "
-			"see 'fslab help'\n", argv[1]);
-	return EXIT_USAGE;
+		return cmdopt_usage_error(&cmd_fslab_opts, "'%s' is not an "
+					  "fslab command (did you mean '%s'?)",
+					  argv[0], best);
+	return cmdopt_usage_error(&cmd_fslab_opts, "'%s' is not an fslab "
+				  "command", argv[0]);
 }
 
 int main(int argc, char **argv)

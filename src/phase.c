@@ -175,6 +175,12 @@ void phase_metric(struct phase *ph, const char *name, double value,
 	phase_rec_add_metric(&ph->rec, name, value, unit, better);
 }
 
+void phase_latency(struct phase *ph, const char *prefix,
+		   const struct lathist *h)
+{
+	phase_rec_add_latency(&ph->rec, prefix, h);
+}
+
 void phase_worker(struct phase *ph, int worker, uint64_t start_ns,
 		  uint64_t end_ns, uint64_t bytes, uint64_t files,
 		  uint64_t ops)

@@ -4,10 +4,14 @@
  */
 #include "result.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
+#include "stats/lathist.h"
 #include "util/util.h"
+#include "util/version.h"
 
 void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
 			  const char *unit, enum better better)
@@ -22,6 +26,35 @@ void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
 	m->better = better;
 }
 
+const char *latency_metric_name(char *buf, size_t len, const char *prefix,
+				const char *stat)
+{
+	snprintf(buf, len, "%s%slat_%s_ms", prefix ? prefix : "",
+		 prefix ? "." : "", stat);
+	return buf;
+}
+
+void phase_rec_add_latency(struct phase_rec *p, const char *prefix,
+			   const struct lathist *h)
+{
+	static const struct { const char *stat; double q; } qs[] = {
+		{ "p50", 0.50 }, { "p95", 0.95 }, { "p99", 0.99 },
+		{ "max", 1.0 },
+	};
+	char name[128];
+
+	if (!h->count)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(qs); i++)
+		phase_rec_add_metric(p, latency_metric_name(name, sizeof(name),
+							    prefix, qs[i].stat),
+				     (double)lathist_quantile(h, qs[i].q) / 1e6,
+				     "ms", BETTER_LOWER);
+	phase_rec_add_metric(p, latency_metric_name(name, sizeof(name), prefix,
+						    "mean"),
+			     lathist_mean(h) / 1e6, "ms", BETTER_LOWER);
+}
+
 const struct metric *phase_rec_metric(const struct phase_rec *p,
 				      const char *name)
 {
@@ -29,6 +62,46 @@ const struct metric *phase_rec_metric(const struct phase_rec *p,
 		if (!strcmp(p->metrics[i].name, name))
 			return &p->metrics[i];
 	return NULL;
+}
+
+double phase_rec_value(const struct phase_rec *p, const char *name,
+		       double def)
+{
+	const struct metric *m = p ? phase_rec_metric(p, name) : NULL;
+
+	return m ? m->value : def;
+}
+
+const struct phase_rec *wlrun_rec_phase(const struct wlrun_rec *w,
+					const char *name, bool ok_only)
+{
+	for (size_t i = 0; i < w->nr_phases; i++)
+		if (!strcmp(w->phases[i].name, name) &&
+		    (!ok_only || w->phases[i].status == PHASE_OK))
+			return &w->phases[i];
+	return NULL;
+}
+
+struct run_rec *run_rec_begin(const char *cmdline, const char *tag,
+			      uint64_t seed)
+{
+	struct run_rec *r = xcalloc(1, sizeof(*r));
+	struct utsname u;
+
+	r->started = (int64_t)(realtime_ns() / 1000000000ULL);
+	if (uname(&u) == 0) {
+		r->host = xstrdup(u.nodename);
+		r->kernel = xasprintf("%s %s", u.release, u.version);
+	} else {
+		r->host = xstrdup("unknown");
+		r->kernel = xstrdup("unknown");
+	}
+	r->version = xstrdup(FSLAB_VERSION);
+	r->cmdline = xstrdup(cmdline ? cmdline : "");
+	r->tag = tag ? xstrdup(tag) : NULL;
+	r->seed = seed;
+	r->status = xstrdup("running");
+	return r;
 }
 
 void phase_rec_release(struct phase_rec *p)

@@ -131,15 +131,43 @@ struct run_rec {
 	size_t nr_wlruns, alloc_wlruns;
 };
 
+struct lathist;
+
+/*
+ * Latency figures follow one rule in every workload: PREFIX.lat_p50_ms,
+ * lat_p95_ms, lat_p99_ms, lat_max_ms and lat_mean_ms (without "PREFIX."
+ * when prefix is NULL), in milliseconds, lower is better.  This adds
+ * them from a histogram of nanoseconds; nothing when it is empty.
+ */
+void phase_rec_add_latency(struct phase_rec *p, const char *prefix,
+			   const struct lathist *h);
+/* The name of one of them, stat "p99" -> "PREFIX.lat_p99_ms", in buf. */
+const char *latency_metric_name(char *buf, size_t len, const char *prefix,
+				const char *stat);
+
 /* Append a metric to a phase (name and unit are copied). */
 void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
 			  const char *unit, enum better better);
 /* First metric with that name, or NULL. */
 const struct metric *phase_rec_metric(const struct phase_rec *p,
 				      const char *name);
+/* The value of p's metric name; def when p is NULL or has none. */
+double phase_rec_value(const struct phase_rec *p, const char *name,
+		       double def);
+/* The first phase called name (with ok_only: the first that finished
+ * ok), or NULL.  For reports, which look phases up by name. */
+const struct phase_rec *wlrun_rec_phase(const struct wlrun_rec *w,
+					const char *name, bool ok_only);
 void phase_rec_release(struct phase_rec *p);
 void wlrun_rec_release(struct wlrun_rec *w);
 void target_rec_release(struct target_rec *t);
+/*
+ * A new run as every command starts one: started now, on this host and
+ * kernel, by this fslab version, status "running"; cmdline and tag
+ * (may be NULL) are copied.  Free with run_rec_free().
+ */
+struct run_rec *run_rec_begin(const char *cmdline, const char *tag,
+			      uint64_t seed);
 /* Frees contents and the struct itself. */
 void run_rec_free(struct run_rec *r);
 /* Append zeroed records, returning a pointer to the new element. */

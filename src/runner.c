@@ -25,13 +25,14 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <ftw.h>
 #include <math.h>
 
 #include "fs/state.h"
+#include "fs/wldir.h"
 #include "measure.h"
 #include "phase_internal.h"
 #include "output/json.h"
+#include "output/runreport.h"
 #include "output/summary.h"
 #include "par.h"
 #include "stats/stats.h"
@@ -109,61 +110,69 @@ void runner_install_signals(void)
 
 static struct run_rec *new_run(const struct run_config *cfg)
 {
-	struct run_rec *r = xcalloc(1, sizeof(*r));
-	struct utsname u;
-
-	r->started = (int64_t)(realtime_ns() / 1000000000ULL);
-	if (uname(&u) == 0) {
-		r->host = xstrdup(u.nodename);
-		r->kernel = xasprintf("%s %s", u.release, u.version);
-	} else {
-		r->host = xstrdup("unknown");
-		r->kernel = xstrdup("unknown");
-	}
-	r->version = xstrdup(FSLAB_VERSION);
-	r->cmdline = xstrdup(cfg->cmdline ? cfg->cmdline : "");
-	r->tag = cfg->tag ? xstrdup(cfg->tag) : NULL;
-	r->seed = cfg->seed;
-	r->status = xstrdup("running");
-	return r;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
-	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
-/* rm -rf, staying on one filesystem and never following symlinks. */
-static int remove_tree(const char *path)
-{
-	if (nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
-		return error_errno("cannot remove '%s'", path);
-	return 0;
+	return run_rec_begin(cfg->cmdline, cfg->tag, cfg->seed);
 }
 
 /*
- * Give each workload its own subdirectory so several can share a target;
- * the drop-in commands (plain) use the directory the user named as is.
+ * Give each workload its own subdirectory so several can share a target:
+ * <wl>-<k>-r<rep>.fslab-<run id>-<nonce>, created exclusively (never an
+ * existing directory, so never a user's or another run's) and, on a dir:
+ * target, journaled for `fslab cleanup`.  Every rank agrees on the name;
+ * rank 0 creates it.  The drop-in commands (plain) use the directory the
+ * user named as is.  *fd is the open directory.
  */
-static char *workload_dir(const struct run_config *cfg, struct target *t,
-			  const struct workload *wl, size_t k, int rep)
+static char *workload_dir(const struct runner *rn, struct target *t,
+			  const struct workload *wl, size_t k, int rep,
+			  int *fd)
 {
-	char *dir;
+	const struct run_config *cfg = rn->cfg;
+	uint64_t v[2] = { (uint64_t)(rn->run->id > 0 ? rn->run->id : 0),
+			  wldir_nonce() };
+	char *stem, *tag, *dir = NULL;
 
+	*fd = -1;
 	if (cfg->plain)
 		return xstrdup(t->workdir);
-	dir = xasprintf("%s/%s-%zu-r%d", t->workdir, wl->name, k, rep);
-	if (mkdir_p(dir, 0755) < 0) {
-		error_errno("cannot create '%s'", dir);
-		free(dir);
-		return NULL;
+	par_allreduce_u64(v, 2, PAR_MAX);
+	stem = xasprintf("%s-%zu-r%d", wl->name, k, rep);
+	tag = xasprintf("%" PRIu64 "-%08" PRIx64, v[0], v[1] & 0xffffffffu);
+	if (par_rank() == 0)
+		dir = wldir_create(t->workdir, stem, tag,
+				   t->spec.kind == TARGET_DIR, fd);
+	if (par_active()) {
+		bool ok = all_ranks_ok(par_rank() || dir, "to create its "
+				       "directory");
+
+		if (ok && par_rank()) {
+			dir = xasprintf("%s/%s%s%s", t->workdir, stem,
+					WLDIR_MARK, tag);
+			*fd = wldir_open(dir);
+		}
+	}
+	free(stem);
+	free(tag);
+	/* Held open only where it serves the removal: an open directory
+	 * would keep an owned target busy when the cold cache unmounts. */
+	if (*fd >= 0 && (cfg->plain || t->spec.kind != TARGET_DIR)) {
+		close(*fd);
+		*fd = -1;
 	}
 	return dir;
+}
+
+/* Remove a workload's tree through fds (fs/wldir.h).  0 or -1. */
+static int remove_tree(const char *path, int fd, bool journal)
+{
+	int ret, own = -1;
+
+	if (fd < 0)
+		fd = own = wldir_open(path);
+	if (fd < 0)
+		return -1;
+	ret = wldir_remove(path, fd, journal);
+	if (own >= 0)
+		close(own);
+	return ret;
 }
 
 /*
@@ -238,6 +247,7 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	struct wlrun_rec *wr = run_rec_new_wlrun(rn->run);
 	bool lead = par_rank() == 0;
 	char *shared, *mine = NULL;
+	int shared_fd;
 	const char *status;
 	struct wl_ctx ctx;
 	int rc;
@@ -251,7 +261,7 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	if (rn->st && store_wlrun_begin(rn->st, rn->run->id, wr) < 0)
 		return -1;
 
-	shared = workload_dir(cfg, t, w->wl, k, rep);
+	shared = workload_dir(rn, t, w->wl, k, rep, &shared_fd);
 	if (shared)
 		mine = rank_dir(shared);
 	if (!all_ranks_ok(mine != NULL, "to create its directory")) {
@@ -298,12 +308,14 @@ static int run_one_workload(struct runner *rn, struct target *t,
 
 	/* Owned targets are destroyed anyway; a user's directory is not. */
 	if (!cfg->plain && t->spec.kind == TARGET_DIR) {
-		if (remove_tree(mine))
+		if (par_active() && remove_tree(mine, -1, false))
 			rc = -1;
 		par_barrier();
-		if (par_active() && lead && remove_tree(shared))
+		if (lead && remove_tree(shared, shared_fd, true))
 			rc = -1;
 	}
+	if (shared_fd >= 0)
+		close(shared_fd);
 	free(mine);
 	free(shared);
 	return rc;
@@ -678,6 +690,8 @@ out:
 	if (par_rank() == 0 && cfg->json &&
 	    json_write_run(rn.run, cfg->json) < 0)
 		exit_code = EXIT_RUNTIME;
+	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
+		runreport_print(stdout, rn.run);
 	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
 		summary_print(stdout, rn.run, dbpath);
 	run_rec_free(rn.run);

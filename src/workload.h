@@ -39,6 +39,7 @@
 struct target;
 struct runner;
 struct phase;
+struct lathist;
 
 /*
  * What a workload can do and needs.  The runner enforces every flag in
@@ -114,6 +115,15 @@ struct workload {
 	void (*report_compare)(FILE *out, const struct cmp_group *groups,
 			       size_t nr_groups);
 	/*
+	 * Optional: the classic text result over all of one run's runs of
+	 * this workload (same options), one group per target with its
+	 * repetitions, printed once after them by `run` and `show`
+	 * (bonnie++'s table with a row per filesystem and repetition,
+	 * compilebench's "Average NAME results").
+	 */
+	void (*report_run)(FILE *out, const struct cmp_group *groups,
+			   size_t nr_groups);
+	/*
 	 * The figures that decide "better or worse", as "phase/metric"
 	 * ("summary/patch.avg", "read/MiB/s"), NULL-terminated; may be NULL.
 	 * compare uses them for its roll-up and --fail-on-regression, and
@@ -142,6 +152,10 @@ void phase_metric(struct phase *ph, const char *name, double value,
 void phase_worker(struct phase *ph, int worker, uint64_t start_ns,
 		  uint64_t end_ns, uint64_t bytes, uint64_t files,
 		  uint64_t ops);
+/* Record a latency histogram (nanoseconds) by the one rule of result.h:
+ * PREFIX.lat_p50_ms .. lat_max_ms, lat_mean_ms; prefix may be NULL. */
+void phase_latency(struct phase *ph, const char *prefix,
+		   const struct lathist *h);
 /* Mark the phase failed with a reason (printed once by the caller). */
 void phase_fail(struct phase *ph, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

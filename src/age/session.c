@@ -27,6 +27,7 @@
 #include "fs/target.h"
 #include "runner.h"
 #include "store/store.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "workload.h"
@@ -52,33 +53,10 @@ struct age_sess {
 static struct run_rec *age_run_rec(int argc, char **argv, const char *tag,
 				   uint64_t seed)
 {
-	struct run_rec *r = xcalloc(1, sizeof(*r));
-	struct utsname u;
-	size_t len = 0;
-	char *cmd;
+	char *cmd = argv_join("fslab", argc, argv);
+	struct run_rec *r = run_rec_begin(cmd, tag, seed);
 
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	cmd = xcalloc(1, len + 1);
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strcat(cmd, " ");
-		strcat(cmd, argv[i]);
-	}
-	r->started = time(NULL);
-	if (uname(&u) == 0) {
-		r->host = xstrdup(u.nodename);
-		r->kernel = xasprintf("%s %s", u.release, u.version);
-	} else {
-		r->host = xstrdup("unknown");
-		r->kernel = xstrdup("unknown");
-	}
-	r->version = xstrdup(FSLAB_VERSION);
-	r->cmdline = xasprintf("fslab %s", cmd);
 	free(cmd);
-	r->tag = tag ? xstrdup(tag) : NULL;
-	r->seed = seed;
-	r->status = xstrdup("running");
 	return r;
 }
 

@@ -4,7 +4,6 @@
  * engine (build the target, age it to a profile or by replaying an op
  * log, survey, save a golden copy) is age/session.c.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,81 +15,162 @@
 #include "util/defaults.h"
 #include "util/util.h"
 
-static const char age_usage[] =
-	"usage: fslab age PATH|--target SPEC [options]\n"
-	"\n"
-	"Age a filesystem: fill it to --fullness with files whose sizes and\n"
-	"depths follow a profile, then create and delete (or apply an --ops\n"
-	"mix) until size, depth and age distributions converge, the byte\n"
-	"budget or the time limit; or replay an op log.  See doc/aging.md.\n"
-	"\n"
-	"  -t, --target SPEC     build an owned target (as fslab run) and age\n"
-	"                        its work directory\n"
-	"  -p, --profile NAME|FILE  desktop (default), compile-farm, a file\n"
-	"  -f, --fullness F      target fullness of the filesystem ("
-	FSLAB_STR(FSLAB_DEFAULT_FULLNESS) ")\n"
-	"  -s, --seed N          seed of the op sequence ("
-	FSLAB_STR(FSLAB_DEFAULT_AGE_SEED) ")\n"
-	"      --ops MIX         create=4,delete=3,append=2,truncate=1,...\n"
-	"      --budget N[x]     stop after N bytes, or N x capacity ("
-	FSLAB_STR(FSLAB_DEFAULT_AGE_BUDGET_X) "x)\n"
-	"      --time SECS       stop after this wall time (cuts the log)\n"
-	"      --max-ops N       stop after N operations\n"
-	"      --tolerance T     convergence distance ("
-	FSLAB_STR(FSLAB_DEFAULT_AGE_TOLERANCE) ")\n"
-	"      --data MODE       write (default) or fallocate\n"
-	"      --record LOG      write the op log\n"
-	"      --replay LOG      apply an op log instead of a profile\n"
-	"      --final-set       with --replay: apply only the log's final\n"
-	"                        file set, written once (the fresh baseline)\n"
-	"      --with WL[:k=v]   run a workload (compilebench:runs=10) in\n"
-	"                        the directory first, as part of the aging\n"
-	"      --survey-every K  fragmentation survey every K operations\n"
-	"      --save NAME       keep the aged image as a golden copy\n"
-	"                        (needs --target; use it as aged:NAME)\n"
-	"      --check-golden NAME  restore NAME to a scratch copy and\n"
-	"                        verify both checksums, then exit\n"
-	"      --db PATH         store the run (phases fill, age, survey)\n"
-	"      --scratch DIR     images, mount points, golden/\n"
-	"                        (/var/tmp/fslab)\n"
-	"      --tag LABEL       tag of the stored run\n"
-	"  -q, --quiet           no progress line\n";
+static int set_fullness(const struct cmdopt *o, void *field, const char *arg,
+			char *err, size_t errlen)
+{
+	double *f = field;
+	char *end;
 
-enum {
-	O_OPS = 256, O_BUDGET, O_TIME, O_MAXOPS, O_TOL, O_DATA, O_RECORD,
-	O_REPLAY, O_FINAL, O_WITH, O_SURVEY, O_SAVE, O_CHECK, O_DB,
-	O_SCRATCH, O_TAG,
+	(void)o;
+	*f = strtod(arg, &end);
+	if (end == arg || *end || !(*f > 0 && *f < 1)) {
+		snprintf(err, errlen, "--fullness must be between 0 and 1, "
+			 "not '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_u64(const struct cmdopt *o, void *field, const char *arg,
+		   char *err, size_t errlen)
+{
+	if (parse_u64(arg, field) < 0) {
+		snprintf(err, errlen, "bad --%s '%s'", o->long_name, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_positive(const struct cmdopt *o, void *field,
+			const char *arg, char *err, size_t errlen)
+{
+	double *d = field;
+	char *end;
+
+	*d = strtod(arg, &end);
+	if (end == arg || *end || !(*d > 0)) {
+		snprintf(err, errlen, "bad --%s '%s'", o->long_name, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* A size, or N x the filesystem's capacity.  Its row is on `path`, the
+ * first member: it gets the whole struct age_args. */
+static int set_budget(const struct cmdopt *o, void *field, const char *arg,
+		      char *err, size_t errlen)
+{
+	struct age_args *a = field;
+	size_t len = strlen(arg);
+	char *end;
+
+	(void)o;
+	if (len && (arg[len - 1] == 'x' || arg[len - 1] == 'X')) {
+		a->budget_x = strtod(arg, &end);
+		if (end != arg + len - 1 || !(a->budget_x > 0)) {
+			snprintf(err, errlen, "bad --budget '%s'", arg);
+			return -1;
+		}
+	} else if (parse_size(arg, &a->budget) < 0) {
+		snprintf(err, errlen, "bad --budget '%s': a size or Nx", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_data(const struct cmdopt *o, void *field, const char *arg,
+		    char *err, size_t errlen)
+{
+	bool *write = field;
+
+	(void)o;
+	if (!strcmp(arg, "write") || !strcmp(arg, "fallocate")) {
+		*write = !strcmp(arg, "write");
+		return 0;
+	}
+	snprintf(err, errlen, "--data is 'write' or 'fallocate', not '%s'",
+		 arg);
+	return -1;
+}
+
+static const struct cmdopt age_table[] = {
+	CMDOPT_STR_C('t', "target", struct age_args, target, "SPEC",
+		     CMDOPT_C_TARGET,
+		     "build an owned target (as fslab run) and age its work "
+		     "directory"),
+	CMDOPT_STR_C('p', "profile", struct age_args, profile, "NAME|FILE",
+		     CMDOPT_C_FILE,
+		     "desktop (default), compile-farm, or a profile file"),
+	CMDOPT_CB('f', "fullness", struct age_args, fullness, "F",
+		  set_fullness, "target fullness of the filesystem ("
+		  FSLAB_STR(FSLAB_DEFAULT_FULLNESS) ")"),
+	CMDOPT_CB('s', "seed", struct age_args, seed, "N", set_u64,
+		  "seed of the op sequence ("
+		  FSLAB_STR(FSLAB_DEFAULT_AGE_SEED) ")"),
+	CMDOPT_STR(0, "ops", struct age_args, ops, "MIX",
+		   "operation mix, e.g. create=4,delete=3,append=2,"
+		   "truncate=1"),
+	CMDOPT_CB(0, "budget", struct age_args, path, "N[x]", set_budget,
+		  "stop after N bytes, or N x capacity ("
+		  FSLAB_STR(FSLAB_DEFAULT_AGE_BUDGET_X) "x)"),
+	CMDOPT_CB(0, "time", struct age_args, time_s, "SECS", set_positive,
+		  "stop after this wall time (cuts the log)"),
+	CMDOPT_CB(0, "max-ops", struct age_args, max_ops, "N", set_u64,
+		  "stop after N operations"),
+	CMDOPT_DBL(0, "tolerance", struct age_args, tolerance, "T", 0, 0,
+		   "convergence distance ("
+		   FSLAB_STR(FSLAB_DEFAULT_AGE_TOLERANCE) ")"),
+	CMDOPT_CB(0, "data", struct age_args, data, "MODE", set_data,
+		  "write (default) or fallocate"),
+	CMDOPT_STR(0, "record", struct age_args, record, "LOG",
+		   "write the op log"),
+	CMDOPT_STR(0, "replay", struct age_args, replay, "LOG",
+		   "apply an op log instead of a profile"),
+	CMDOPT_BOOL(0, "final-set", struct age_args, final_set,
+		    "with --replay: apply only the log's final file set, "
+		    "written once (the fresh baseline)"),
+	CMDOPT_STR_C(0, "with", struct age_args, with, "WL[:k=v]",
+		     CMDOPT_C_WORKLOAD,
+		     "run a workload (compilebench:runs=10) in the directory "
+		     "first, as part of the aging"),
+	CMDOPT_CB(0, "survey-every", struct age_args, survey_every, "K",
+		  set_u64, "fragmentation survey every K operations"),
+	CMDOPT_STR(0, "save", struct age_args, save, "NAME",
+		   "keep the aged image as a golden copy (needs --target; use "
+		   "it as aged:NAME)"),
+	CMDOPT_STR(0, "check-golden", struct age_args, check, "NAME",
+		   "restore NAME to a scratch copy and verify both checksums, "
+		   "then exit"),
+	/* not the shared --db: nothing is stored without it */
+	CMDOPT_STR_C(0, "db", struct age_args, db, "PATH", CMDOPT_C_FILE,
+		     "store the run (phases fill, age, survey)"),
+	CMDOPT_STR_C(0, "scratch", struct age_args, scratch, "DIR",
+		     CMDOPT_C_DIR,
+		     "images, mount points, golden/ (/var/tmp/fslab)"),
+	CMDOPT_STR(0, "tag", struct age_args, tag, "LABEL",
+		   "tag of the stored run"),
+	CMDOPT_BOOL('q', "quiet", struct age_args, quiet,
+		    "no progress line"),
+	CMDOPT_TABLE_END,
 };
 
-static const struct option age_longopts[] = {
-	{ "target", required_argument, NULL, 't' },
-	{ "profile", required_argument, NULL, 'p' },
-	{ "fullness", required_argument, NULL, 'f' },
-	{ "seed", required_argument, NULL, 's' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "ops", required_argument, NULL, O_OPS },
-	{ "budget", required_argument, NULL, O_BUDGET },
-	{ "time", required_argument, NULL, O_TIME },
-	{ "max-ops", required_argument, NULL, O_MAXOPS },
-	{ "tolerance", required_argument, NULL, O_TOL },
-	{ "data", required_argument, NULL, O_DATA },
-	{ "record", required_argument, NULL, O_RECORD },
-	{ "replay", required_argument, NULL, O_REPLAY },
-	{ "final-set", no_argument, NULL, O_FINAL },
-	{ "with", required_argument, NULL, O_WITH },
-	{ "survey-every", required_argument, NULL, O_SURVEY },
-	{ "save", required_argument, NULL, O_SAVE },
-	{ "check-golden", required_argument, NULL, O_CHECK },
-	{ "db", required_argument, NULL, O_DB },
-	{ "scratch", required_argument, NULL, O_SCRATCH },
-	{ "tag", required_argument, NULL, O_TAG },
-	{ NULL, 0, NULL, 0 },
+const struct cmdopt_cmd cmd_age_opts = {
+	.name = "age",
+	.summary = "age a filesystem to a profile or by replay",
+	.usage = "PATH|--target SPEC [options]",
+	.desc = "Age a filesystem: fill it to --fullness with files whose "
+		"sizes and depths follow a profile, then create and delete "
+		"(or apply an --ops mix) until size, depth and age "
+		"distributions converge, the byte budget or the time limit; "
+		"or replay an op log.  See doc/aging.md.",
+	.opts = age_table,
+	.args = CMDOPT_C_DIR,
 };
 
+/* -1 to go on, or the exit code (help printed, or a usage error). */
 static int parse_args(int argc, char **argv, struct age_args *a)
 {
-	int c;
+	int optind;
 
 	memset(a, 0, sizeof(*a));
 	a->profile = "desktop";
@@ -100,134 +180,42 @@ static int parse_args(int argc, char **argv, struct age_args *a)
 	a->budget_x = FSLAB_DEFAULT_AGE_BUDGET_X;
 	a->data = true;
 	a->scratch = TARGET_DEFAULT_SCRATCH;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:p:f:s:qh", age_longopts,
-				NULL)) != -1) {
-		char *end;
-		size_t len;
-
-		switch (c) {
-		case 't':
-			a->target = optarg;
-			break;
-		case 'p':
-			a->profile = optarg;
-			break;
-		case 'f':
-			a->fullness = strtod(optarg, &end);
-			if (*end || !(a->fullness > 0 && a->fullness < 1))
-				usage_die("--fullness must be between 0 and 1,"
-					  " not '%s'", optarg);
-			break;
-		case 's':
-			if (parse_u64(optarg, &a->seed) < 0)
-				usage_die("bad --seed '%s'", optarg);
-			break;
-		case 'q':
-			a->quiet = true;
-			break;
-		case 'h':
-			fputs(age_usage, stdout);
-			exit(EXIT_OK);
-		case O_OPS:
-			a->ops = optarg;
-			break;
-		case O_BUDGET:
-			len = strlen(optarg);
-			if (len && (optarg[len - 1] == 'x' ||
-				    optarg[len - 1] == 'X')) {
-				a->budget_x = strtod(optarg, &end);
-				if (end != optarg + len - 1 ||
-				    !(a->budget_x > 0))
-					usage_die("bad --budget '%s'", optarg);
-			} else if (parse_size(optarg, &a->budget) < 0) {
-				usage_die("bad --budget '%s': a size or Nx",
-					  optarg);
-			}
-			break;
-		case O_TIME:
-			a->time_s = strtod(optarg, &end);
-			if (*end || !(a->time_s > 0))
-				usage_die("bad --time '%s'", optarg);
-			break;
-		case O_MAXOPS:
-			if (parse_u64(optarg, &a->max_ops) < 0)
-				usage_die("bad --max-ops '%s'", optarg);
-			break;
-		case O_TOL:
-			a->tolerance = strtod(optarg, &end);
-			if (*end || !(a->tolerance >= 0))
-				usage_die("bad --tolerance '%s'", optarg);
-			break;
-		case O_DATA:
-			if (!strcmp(optarg, "write"))
-				a->data = true;
-			else if (!strcmp(optarg, "fallocate"))
-				a->data = false;
-			else
-				usage_die("--data is 'write' or 'fallocate', "
-					  "not '%s'", optarg);
-			break;
-		case O_RECORD:
-			a->record = optarg;
-			break;
-		case O_REPLAY:
-			a->replay = optarg;
-			break;
-		case O_FINAL:
-			a->final_set = true;
-			break;
-		case O_WITH:
-			a->with = optarg;
-			break;
-		case O_SURVEY:
-			if (parse_u64(optarg, &a->survey_every) < 0)
-				usage_die("bad --survey-every '%s'", optarg);
-			break;
-		case O_SAVE:
-			a->save = optarg;
-			break;
-		case O_CHECK:
-			a->check = optarg;
-			break;
-		case O_DB:
-			a->db = optarg;
-			break;
-		case O_SCRATCH:
-			a->scratch = optarg;
-			break;
-		case O_TAG:
-			a->tag = optarg;
-			break;
-		default:
-			fputs(age_usage, stderr);
-			exit(EXIT_USAGE);
-		}
-	}
+	optind = cmdopt_parse(&cmd_age_opts, argc, argv, a);
+	if (optind < 0)
+		return cmdopt_exit(optind);
 	if (a->check)
-		return 0;
+		return -1;
 	if (optind < argc)
 		a->path = argv[optind++];
 	if (optind < argc)
-		usage_die("unexpected argument '%s'", argv[optind]);
+		return cmdopt_usage_error(&cmd_age_opts, "unexpected argument "
+					  "'%s'", argv[optind]);
 	if (!!a->path == !!a->target)
-		usage_die("name either a directory PATH or --target SPEC");
+		return cmdopt_usage_error(&cmd_age_opts, "name either a "
+					  "directory PATH or --target SPEC");
 	if (a->record && a->replay)
-		usage_die("--record and --replay exclude each other");
+		return cmdopt_usage_error(&cmd_age_opts, "--record and "
+					  "--replay exclude each other");
 	if (a->final_set && !a->replay)
-		usage_die("--final-set needs --replay");
+		return cmdopt_usage_error(&cmd_age_opts, "--final-set needs "
+					  "--replay");
 	if (a->save && !a->target)
-		usage_die("--save needs --target (an owned loop image)");
+		return cmdopt_usage_error(&cmd_age_opts, "--save needs "
+					  "--target (an owned loop image)");
 	if (a->save && !golden_name_ok(a->save))
-		usage_die("bad --save name '%s': letters, digits, '.', '_', "
-			  "'-'", a->save);
-	return 0;
+		return cmdopt_usage_error(&cmd_age_opts, "bad --save name "
+					  "'%s': letters, digits, '.', '_', "
+					  "'-'", a->save);
+	return -1;
 }
+
 int cmd_age(int argc, char **argv)
 {
 	struct age_args a;
+	int rc = parse_args(argc, argv, &a);
 
-	parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
 	if (a.check)
 		return age_check_golden(&a);
 	return age_session(&a, argc, argv);

@@ -9,51 +9,60 @@
 
 #include "cmd.h"
 #include "fs/state.h"
+#include "fs/undo.h"
+#include "trace/blktrace.h"
 #include "util/util.h"
 
-static const char usage_text[] =
-	"usage: fslab cleanup [--dry-run] [-v]\n"
-	"\n"
-	"Remove the mounts, loop devices, images and mount points recorded\n"
-	"in the state journals of fslab processes that are no longer\n"
-	"running (killed, crashed, machine reset).  Journals of running\n"
-	"fslab processes are skipped, and what they hold is listed.\n"
-	"Journal directory: $FSLAB_STATE_DIR, "
-	"default /var/lib/fslab/state.\n"
-	"\n"
-	"  -n, --dry-run   only print what would be done\n"
-	"  -v, --verbose   also print what was already gone\n"
-	"  -h, --help      this text\n"
-	"\n"
-	"Exit status: 0 when everything is clean, 1 when something could\n"
-	"not be removed (the journal is kept for another try).\n";
+struct cleanup_args {
+	bool dry_run, verbose;
+};
+
+static const struct cmdopt cleanup_table[] = {
+	CMDOPT_BOOL('n', "dry-run", struct cleanup_args, dry_run,
+		    "only print what would be done"),
+	CMDOPT_BOOL('v', "verbose", struct cleanup_args, verbose,
+		    "also print what was already gone"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_cleanup_opts = {
+	.name = "cleanup",
+	.summary = "remove mounts, loop devices and images left by a killed "
+		   "fslab",
+	.usage = "[--dry-run] [-v]",
+	.desc = "Remove the mounts, loop devices, images and mount points "
+		"recorded in the state journals of fslab processes that are "
+		"no longer running (killed, crashed, machine reset).  "
+		"Journals of running fslab processes are skipped, and what "
+		"they hold is listed.  Journal directory: $FSLAB_STATE_DIR, "
+		"default /var/lib/fslab/state.",
+	.opts = cleanup_table,
+	.footer = "Exit status: 0 when everything is clean, 1 when something "
+		  "could not be removed (the journal is kept for another "
+		  "try).",
+};
 
 int cmd_cleanup(int argc, char **argv)
 {
-	bool dry_run = false, verbose = false;
-	int i;
+	struct cleanup_args a = { .dry_run = false };
+	bool dry_run, verbose;
+	int first;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		} else if (!strcmp(argv[i], "-n") ||
-			   !strcmp(argv[i], "--dry-run")) {
-			dry_run = true;
-		} else if (!strcmp(argv[i], "-v") ||
-			   !strcmp(argv[i], "--verbose")) {
-			verbose = true;
-		} else if (argv[i][0] == '-') {
-			usage_die("unknown option '%s' (see 'fslab cleanup "
-				  "--help')", argv[i]);
-		} else {
-			usage_die("unexpected argument '%s'", argv[i]);
-		}
-	}
+	first = cmdopt_parse(&cmd_cleanup_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
+	if (first < argc)
+		return cmdopt_usage_error(&cmd_cleanup_opts, "unexpected "
+					  "argument '%s'", argv[first]);
+	dry_run = a.dry_run;
+	verbose = a.verbose;
 	if (!dry_run && !is_root()) {
 		error("cleanup needs root to unmount and detach; see what it "
 		      "would do with 'fslab cleanup --dry-run'");
 		return EXIT_RUNTIME;
 	}
+	/* The owners of each kind of resource know how to undo it. */
+	fs_register_undo();
+	trace_register_undo();
 	return state_cleanup(dry_run, verbose) ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -4,17 +4,111 @@
  * unit-test binaries, which link every object but main.o, can link the
  * commands too.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "compare/compare.h"
 
-int cmd_wants_help(int argc, char **argv)
+const struct cmdopt cmd_filter_opts[] = {
+	CMDOPT_STR(0, "metric", struct compare_opts, metric, "GLOB",
+		   "only metrics whose name matches GLOB"),
+	CMDOPT_STR(0, "phase", struct compare_opts, phase, "GLOB",
+		   "only phases whose name matches GLOB"),
+	CMDOPT_BOOL(0, "all", struct compare_opts, all,
+		    "every metric, not just the workload's key metrics and "
+		    "MiB/s, files/s and wall_s"),
+	CMDOPT_DBL(0, "min-change", struct compare_opts, min_change_pct,
+		   "PCT", 0, 0,
+		   "practical threshold: a significant change smaller than "
+		   "PCT % is no change (default 2)"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmd_struct cmd_table[] = {
+	{ "age", cmd_age, &cmd_age_opts },
+	{ "cleanup", cmd_cleanup, &cmd_cleanup_opts },
+	{ "compare", cmd_compare, &cmd_compare_opts },
+	{ "compilebench", cmd_compilebench, &cmd_compilebench_opts },
+	{ "disk", cmd_disk, &cmd_disk_opts },
+	{ "frag", cmd_frag, &cmd_frag_opts },
+	{ "list", cmd_list, &cmd_list_opts },
+	{ "model", cmd_model, &cmd_model_opts },
+	{ "report", cmd_report, &cmd_report_opts },
+	{ "results", cmd_results, &cmd_results_opts },
+	{ "run", cmd_run, &cmd_run_opts },
+	{ "show", cmd_show, &cmd_show_opts },
+	{ "trace", cmd_trace, &cmd_trace_opts },
+	{ NULL, NULL, NULL },
+};
+
+const struct cmd_struct *cmd_find(const char *name)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return 0;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	}
-	return 0;
+	for (const struct cmd_struct *c = cmd_table; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
 }
+
+static void fslab_commands_help(FILE *out)
+{
+	fprintf(out, "\ncommands:\n");
+	for (const struct cmd_struct *c = cmd_table; c->name; c++)
+		fprintf(out, "  %-13s %s\n", c->name, c->opts->summary);
+	fprintf(out, "  %-13s %s\n", "help", "this text, a command's help, "
+		"or 'help targets'");
+}
+
+static const struct cmdopt fslab_table[] = {
+	CMDOPT_BOOL(0, "version", struct fslab_args, version,
+		    "print fslab's version and whether it was built with MPI"),
+	/* for the build: man pages and completion from these tables */
+	{ .type = CMDOPT_STRING, .long_name = "dump-man",
+	  .off = CMDOPT_FIELD(struct fslab_args, dump_man, const char *),
+	  .argh = "PAGE", .help = "", .flags = CMDOPT_HIDDEN },
+	CMDOPT_HIDDEN_BOOL(0, "dump-completion", struct fslab_args,
+			   dump_completion),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_fslab_opts = {
+	.name = "",
+	.summary = "a filesystem performance lab",
+	.usage = "[--version] [--help] <command> [<args>]",
+	.desc = "fslab builds filesystems on loop images it owns (or uses a "
+		"directory or device you name), runs classic filesystem "
+		"workloads natively, measures every phase and stores the "
+		"results in SQLite.",
+	.opts = fslab_table,
+	.more_help = fslab_commands_help,
+	.footer = "'fslab <command> --help' describes one command; 'fslab "
+		  "help targets' the target SPEC grammar.\n\n"
+		  "Exit codes: 0 success, 1 runtime failure, 2 usage error or "
+		  "refusal (bad spec, unsafe device), 3 significant "
+		  "regression (compare).",
+	.flags = CMDOPT_STOP_AT_ARG,
+};
+
+const char cmd_targets_help[] =
+	"  FSTYPE[:key=val,...]      a filesystem on a loop image fslab owns\n"
+	"      mkfs=ARGS             extra mkfs arguments (mkfs=-O ^flex_bg)\n"
+	"      mount=OPTS            mount options (mount=noatime)\n"
+	"      size=N                sparse image size, default 8G (k/m/g/t)\n"
+	"      name=LABEL            label shown in reports\n"
+	"      age=PROFILE           age it to 80% full with PROFILE during "
+	"setup\n"
+	"  dev:/dev/X[:fs=T,mkfs=..,mount=..,name=..]\n"
+	"                            format a real device; refused if it is "
+	"mounted\n"
+	"                            or holds any signature unless "
+	"--destroy-data=/dev/X\n"
+	"  dir:PATH[:name=LABEL]     an existing directory; nothing is "
+	"formatted\n"
+	"  aged:NAME[:mount=..,name=..]\n"
+	"                            a fresh copy of the golden image "
+	"'fslab age --save NAME'\n"
+	"                            kept\n"
+	"\n"
+	"Commas inside a value are written '\\,' or the value is quoted:\n"
+	"  ext4:mount=data=writeback\\,noatime\n"
+	"  \"ext4:mount='data=writeback,noatime',name=wb\"\n";

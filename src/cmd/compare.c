@@ -7,7 +7,6 @@
  * baseline with its CI and Welch p-value, the verdict and a roll-up.
  * The statistics are in src/compare/compare.c; this file only renders.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,34 +19,42 @@
 #include "util/util.h"
 #include "workloads/registry.h"
 
-static const char compare_usage[] =
-	"usage: fslab compare [RUN|TAG...] [--db PATH] "
-	"[--format text|json|csv]\n"
-	"                     [--metric NAME] [--phase NAME] [--all]\n"
-	"                     [--min-change PCT] [--fail-on-regression]\n"
-	"\n"
-	"Compare configurations.  With no argument or one RUN|TAG, the\n"
-	"targets of that run (default: the latest) against its first "
-	"target;\n"
-	"with several, each RUN|TAG is one configuration, against the "
-	"first.\n"
-	"Repetitions (--repeat) are the samples.  A difference is marked\n"
-	"significant when Welch's t-test gives p < 0.05 and it is at least\n"
-	"--min-change; improvements and regressions follow each metric's\n"
-	"direction.\n"
-	"\n"
-	"  --db PATH            results database (default: "
-	"$XDG_DATA_HOME/fslab/results.db)\n"
-	"  --format FORMAT      text (the default), json or csv\n"
-	"  --metric NAME        only metrics matching NAME (a glob)\n"
-	"  --phase NAME         only phases matching NAME (a glob)\n"
-	"  --all                every metric, not just the key ones and "
-	"MiB/s,\n"
-	"                       files/s and wall_s\n"
-	"  --min-change PCT     practical threshold in % (default 2)\n"
-	"  --fail-on-regression exit 3 when a key metric regressed "
-	"significantly\n"
-	"  -h, --help           show this help\n";
+struct compare_args {
+	struct cmdopt_store store;
+	struct cmdopt_format fmt;
+	struct compare_opts o;
+	bool fail_on_reg;
+};
+
+static const struct cmdopt compare_table[] = {
+	CMDOPT_INCLUDE_AT(struct compare_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct compare_args, fmt, cmdopt_format_opts),
+	CMDOPT_INCLUDE_AT(struct compare_args, o, cmd_filter_opts),
+	CMDOPT_BOOL(0, "fail-on-regression", struct compare_args, fail_on_reg,
+		    "exit 3 when a key metric regressed significantly"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_compare_opts = {
+	.name = "compare",
+	.summary = "statistics of configurations against a baseline",
+	.usage = "[RUN|TAG...] [--db PATH] [--format text|json|csv]\n"
+		 "[--metric GLOB] [--phase GLOB] [--all]\n"
+		 "[--min-change PCT] [--fail-on-regression]",
+	.desc = "Compare configurations.  With no argument or one RUN|TAG, "
+		"the targets of that run (default: the latest) against its "
+		"first target; with several, each RUN|TAG is one "
+		"configuration, against the first.  Repetitions (--repeat) "
+		"are the samples.  A difference is marked significant when "
+		"Welch's t-test gives p < 0.05 and it is at least "
+		"--min-change; improvements and regressions follow each "
+		"metric's direction.",
+	.opts = compare_table,
+	.footer = "Exit codes: 0 success, 1 failure, 2 usage error, 3 a key "
+		  "metric regressed significantly (with "
+		  "--fail-on-regression).",
+	.args = CMDOPT_C_RUN,
+};
 
 static void fmt_num(char *buf, size_t len, double v)
 {
@@ -341,71 +348,25 @@ static int print_json(const struct cmp_table *tabs, size_t nr,
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "phase", required_argument, NULL, 'p' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "min-change", required_argument, NULL, 'c' },
-		{ "fail-on-regression", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL, *format = "text";
+	struct compare_args a = { .fmt.format = "text" };
+	const char *db, *format;
 	struct compare_opts o;
 	struct cmp_input in;
 	struct cmp_table *tabs;
 	const char **wls;
-	bool fail_on_reg = false, regression = false, any_failed = false;
+	bool fail_on_reg, regression = false, any_failed = false;
 	size_t nr_wls;
-	int c, rc = EXIT_OK;
-	char *end;
+	int first, rc = EXIT_OK;
 
-	compare_opts_init(&o);
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'm':
-			o.metric = optarg;
-			break;
-		case 'p':
-			o.phase = optarg;
-			break;
-		case 'a':
-			o.all = true;
-			break;
-		case 'c':
-			o.min_change_pct = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.min_change_pct >= 0))
-				usage_die("--min-change wants a percentage, "
-					  "not '%s'", optarg);
-			break;
-		case 'F':
-			fail_on_reg = true;
-			break;
-		case 'h':
-			fputs(compare_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			usage_die("option '%s' needs a value; see 'fslab "
-				  "compare -h'", argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s'; see 'fslab compare "
-				  "-h'", argv[optind - 1]);
-		}
-	}
-	if (strcmp(format, "text") && strcmp(format, "json") &&
-	    strcmp(format, "csv"))
-		usage_die("unknown format '%s' (text, json or csv)", format);
-	if (cmp_input_load(db, argv + optind, (size_t)(argc - optind), &in))
+	compare_opts_init(&a.o);
+	first = cmdopt_parse(&cmd_compare_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
+	db = a.store.db;
+	format = a.fmt.format;
+	o = a.o;
+	fail_on_reg = a.fail_on_reg;
+	if (cmp_input_load(db, argv + first, (size_t)(argc - first), &in))
 		return EXIT_RUNTIME;
 
 	wls = compare_workloads((const struct run_rec *const *)in.runs,

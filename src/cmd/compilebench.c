@@ -6,7 +6,6 @@
  * any `fslab run` of the compilebench workload on a dir: target.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,43 +17,58 @@
 #include "workloads/compilebench/cbstate.h"
 #include "workloads/registry.h"
 
-static const char usage_text[] =
-"usage: fslab compilebench [options]\n"
-"\n"
-"Age a filesystem like compilebench 0.6: create kernel trees, then patch,\n"
-"compile, clean, read, stat and delete them in a fixed random order.\n"
-"\n"
-"  -i, --initial-dirs N   trees created first (30)\n"
-"  -r, --runs N           random ops to complete (100)\n"
-"  -D, --directory DIR    working directory (/mnt/default), created if\n"
-"                         missing\n"
-"  -s, --sources DIR      compilebench's dataset-* files (default: the\n"
-"                         built-in kernel-like model)\n"
-"  -b, --buffer-size N    read/write buffer in bytes (262144)\n"
-"  -m, --makej            compile, read and delete the initial trees only\n"
-"  -n, --no-sync          no syncs and no cache drops\n"
-"  -t, --trace FILE       accepted for compatibility (needs -d); blktrace\n"
-"  -d, --device DEV       is not used\n"
-"      --data a|random    file contents ('a' like compilebench)\n"
-"      --compat py3|fixed py3 keeps compilebench's counting quirks\n"
-"      --seed N           random seed (" FSLAB_STR(FSLAB_DEFAULT_SEED) ")\n"
-"      --dry-run          print the planned ops, touch no disk\n"
-"      --db PATH          results store (default store; '' for none)\n"
-"  -h, --help             this text\n";
-
-enum {
-	OPT_DATA = 256,
-	OPT_COMPAT,
-	OPT_DRY_RUN,
-	OPT_DB,
-	OPT_SEED,
-};
-
 struct cli {
 	long long initial_dirs, runs;
 	const char *dir, *sources, *trace, *device, *db, *data, *compat;
 	const char *buffer_size, *seed;
 	bool makej, no_sync, dry_run;
+};
+
+/* compilebench 0.6's own option names and letters, so scripts written
+ * for it (autotest, Phoronix) run unchanged. */
+static const struct cmdopt compilebench_table[] = {
+	CMDOPT_INTEGER('i', "initial-dirs", struct cli, initial_dirs, "N", 0,
+		       100000, "trees created first (30)"),
+	CMDOPT_INTEGER('r', "runs", struct cli, runs, "N", 0, 100000000,
+		       "random ops to complete (100)"),
+	CMDOPT_STR_C('D', "directory", struct cli, dir, "DIR", CMDOPT_C_DIR,
+		     "working directory (/mnt/default), created if missing"),
+	CMDOPT_STR_C('s', "sources", struct cli, sources, "DIR", CMDOPT_C_DIR,
+		     "compilebench's dataset-* files (default: the built-in "
+		     "kernel-like model)"),
+	CMDOPT_STR('b', "buffer-size", struct cli, buffer_size, "N",
+		   "read/write buffer in bytes (262144)"),
+	CMDOPT_BOOL('m', "makej", struct cli, makej,
+		    "compile, read and delete the initial trees only"),
+	CMDOPT_BOOL('n', "no-sync", struct cli, no_sync,
+		    "no syncs and no cache drops"),
+	CMDOPT_STR('t', "trace", struct cli, trace, "FILE",
+		   "accepted for compatibility (needs -d); blktrace is not "
+		   "used"),
+	CMDOPT_STR_C('d', "device", struct cli, device, "DEV", CMDOPT_C_FILE,
+		     "accepted for compatibility with -t"),
+	/* --data and --compat are checked by the workload's own table */
+	CMDOPT_STR(0, "data", struct cli, data, "a|random",
+		   "file contents ('a' like compilebench)"),
+	CMDOPT_STR(0, "compat", struct cli, compat, "py3|fixed",
+		   "py3 keeps compilebench's counting quirks"),
+	CMDOPT_STR(0, "seed", struct cli, seed, "N",
+		   "random seed (" FSLAB_STR(FSLAB_DEFAULT_SEED) ")"),
+	CMDOPT_BOOL(0, "dry-run", struct cli, dry_run,
+		    "print the planned ops, touch no disk"),
+	CMDOPT_STR_C(0, "db", struct cli, db, "PATH", CMDOPT_C_FILE,
+		     "results store (default store; '' for none)"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_compilebench_opts = {
+	.name = "compilebench",
+	.summary = "drop-in replacement for compilebench 0.6",
+	.usage = "[options]",
+	.desc = "Age a filesystem like compilebench 0.6: create kernel trees, "
+		"then patch, compile, clean, read, stat and delete them in a "
+		"fixed random order.",
+	.opts = compilebench_table,
 };
 
 static int bad(const char *fmt, const char *arg)
@@ -135,88 +149,13 @@ static int dry_run(const struct cli *c)
 
 static int parse_args(int argc, char **argv, struct cli *c)
 {
-	static const struct option longopts[] = {
-		{ "initial-dirs", required_argument, NULL, 'i' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "directory", required_argument, NULL, 'D' },
-		{ "sources", required_argument, NULL, 's' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "makej", no_argument, NULL, 'm' },
-		{ "no-sync", no_argument, NULL, 'n' },
-		{ "trace", required_argument, NULL, 't' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "data", required_argument, NULL, OPT_DATA },
-		{ "compat", required_argument, NULL, OPT_COMPAT },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
+	int first = cmdopt_parse(&cmd_compilebench_opts, argc, argv, c);
 
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":i:r:D:s:b:mnt:d:h", longopts,
-				 NULL)) != -1) {
-		switch (ch) {
-		case 'i':
-			if (parse_int(optarg, 0, 100000, &c->initial_dirs) < 0)
-				return bad("bad --initial-dirs '%s'", optarg);
-			break;
-		case 'r':
-			if (parse_int(optarg, 0, 100000000, &c->runs) < 0)
-				return bad("bad --runs '%s'", optarg);
-			break;
-		case 'D':
-			c->dir = optarg;
-			break;
-		case 's':
-			c->sources = optarg;
-			break;
-		case 'b':
-			c->buffer_size = optarg;
-			break;
-		case 'm':
-			c->makej = true;
-			break;
-		case 'n':
-			c->no_sync = true;
-			break;
-		case 't':
-			c->trace = optarg;
-			break;
-		case 'd':
-			c->device = optarg;
-			break;
-		case OPT_DATA:
-			c->data = optarg;
-			break;
-		case OPT_COMPAT:
-			c->compat = optarg;
-			break;
-		case OPT_SEED:
-			c->seed = optarg;
-			break;
-		case OPT_DRY_RUN:
-			c->dry_run = true;
-			break;
-		case OPT_DB:
-			c->db = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		case ':':
-			return bad("option '%s' needs a value",
-				   argv[optind - 1]);
-		default:
-			return bad("unknown option '%s' (see --help)",
-				   argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return bad("unexpected argument '%s'", argv[optind]);
+	if (first < 0)
+		return first == CMDOPT_HELP ? -1 : EXIT_USAGE;
+	if (first < argc)
+		return cmdopt_usage_error(&cmd_compilebench_opts, "unexpected "
+					  "argument '%s'", argv[first]);
 	return 0;
 }
 

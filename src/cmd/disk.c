@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <linux/hdreg.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,27 +28,46 @@
 #include "fs/blkdev.h"
 #include "util/util.h"
 
-static const char disk_usage[] =
-	"usage: fslab disk show [PROFILE]\n"
-	"       fslab disk calibrate DEV [-o FILE] [--samples N] [--rpm N]\n"
-	"\n"
-	"Disk profiles for the modelled disk time of traced phases\n"
-	"(--disk-model on 'run --trace', 'trace' and 'show').\n"
-	"\n"
-	"show       print a profile's figures and its fitted seek curve\n"
-	"           (default: every shipped profile)\n"
-	"calibrate  measure DEV, a whole disk named explicitly, into a\n"
-	"           profile: seek times over short, random and full-stroke\n"
-	"           distances, the sustained read rate at both ends.  Reads\n"
-	"           only (O_DIRECT); refuses a device that is mounted, swap\n"
-	"           or held, or that is not a block device.\n"
-	"\n"
-	"  -o, --output FILE  write the profile here (default stdout)\n"
-	"      --samples N    reads per seek figure (default 200)\n"
-	"      --rpm N        spindle speed, when the drive does not report\n"
-	"                     it (ATA IDENTIFY word 217)\n"
-	"\n"
-	"Exit codes: 0 success, 1 a read failed, 2 usage error or refusal.\n";
+struct disk_args {
+	const char *output;
+	long long samples, rpm;
+};
+
+static const struct cmdopt disk_table[] = {
+	CMDOPT_HEADING("calibrate"),
+	CMDOPT_STR_C('o', "output", struct disk_args, output, "FILE",
+		     CMDOPT_C_FILE, "write the profile here (default stdout)"),
+	CMDOPT_INTEGER(0, "samples", struct disk_args, samples, "N", 10,
+		       100000, "reads per seek figure (default 200)"),
+	CMDOPT_INTEGER(0, "rpm", struct disk_args, rpm, "N", 1000, 30000,
+		       "spindle speed, when the drive does not report it "
+		       "(ATA IDENTIFY word 217)"),
+	CMDOPT_TABLE_END,
+};
+
+static const char *const disk_words[] = { "show", "calibrate", NULL };
+
+const struct cmdopt_cmd cmd_disk_opts = {
+	.name = "disk",
+	.summary = "disk profiles of the modelled disk time",
+	.usage = "show [PROFILE]\n"
+		 "calibrate DEV [-o FILE] [--samples N] [--rpm N]",
+	.desc = "Disk profiles for the modelled disk time of traced phases "
+		"(--disk-model on 'run --trace', 'trace' and 'show'; README "
+		"\"Modelled disk time\").\n\n"
+		"show prints a profile's figures and its fitted seek curve "
+		"(default: every shipped profile).\n\n"
+		"calibrate measures DEV, a whole disk named explicitly, into a "
+		"profile: seek times over short, random and full-stroke "
+		"distances, the sustained read rate at both ends.  It only "
+		"reads (O_DIRECT), and refuses a device that is mounted, swap "
+		"or held, or that is not a block device.",
+	.opts = disk_table,
+	.footer = "Exit codes: 0 success, 1 a read failed, 2 usage error or "
+		  "refusal.",
+	.args = CMDOPT_C_FILE,
+	.subcommands = disk_words,
+};
 
 static void show_one(const struct disk_profile *p)
 {
@@ -76,7 +94,8 @@ static int cmd_disk_show(int argc, char **argv)
 	struct disk_profile p;
 
 	if (argc > 2)
-		usage_die("fslab disk show takes one PROFILE at most");
+		return cmdopt_usage_error(&cmd_disk_opts, "show takes one "
+					  "PROFILE at most");
 	if (argc == 2) {
 		if (disk_profile_load(argv[1], &p) < 0)
 			return EXIT_USAGE;
@@ -280,58 +299,26 @@ static char *profile_text(const char *dev, double rpm, bool rpm_known,
 	return text;
 }
 
-static int cmd_disk_calibrate(int argc, char **argv)
+static int cmd_disk_calibrate(const struct disk_args *a, int argc,
+			      char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "samples", required_argument, NULL, 's' },
-		{ "rpm", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *out = NULL, *dev;
-	long long samples = 200, rpm_opt = 0;
+	const char *out = a->output, *dev;
+	long long samples = a->samples, rpm_opt = a->rpm;
 	struct cal c = { .fd = -1, .rng = 0x2545f4914f6cdd1dULL };
 	double t2t, avg, full, outer, inner, ovh, rpm, half;
 	bool rpm_known;
 	char *text;
 	FILE *f;
-	int opt, rc = EXIT_RUNTIME;
+	int rc = EXIT_RUNTIME;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case 's':
-			if (parse_int(optarg, 10, 100000, &samples) < 0)
-				usage_die("--samples wants 10 to 100000, not "
-					  "'%s'", optarg);
-			break;
-		case 'r':
-			if (parse_int(optarg, 1000, 30000, &rpm_opt) < 0)
-				usage_die("--rpm wants 1000 to 30000, not '%s'",
-					  optarg);
-			break;
-		case 'h':
-			fputs(disk_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			usage_die("option '%s' needs a value",
-				  argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s' (see 'fslab disk "
-				  "--help')", argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
-		usage_die("fslab disk calibrate needs the device to measure, "
-			  "named explicitly (e.g. /dev/sdb)");
-	if (optind + 1 < argc)
-		usage_die("unexpected argument '%s'", argv[optind + 1]);
-	dev = argv[optind];
+	if (argc < 2)
+		return cmdopt_usage_error(&cmd_disk_opts, "calibrate needs "
+					  "the device to measure, named "
+					  "explicitly (e.g. /dev/sdb)");
+	if (argc > 2)
+		return cmdopt_usage_error(&cmd_disk_opts, "unexpected argument "
+					  "'%s'", argv[2]);
+	dev = argv[1];
 	if (blkdev_check_unused(dev, "calibrate") < 0)
 		return EXIT_USAGE;
 	if (blkdev_size(dev, &c.size) < 0)
@@ -395,17 +382,26 @@ out:
 
 int cmd_disk(int argc, char **argv)
 {
-	if (argc < 2)
-		usage_die("fslab disk needs a subcommand: show or calibrate "
-			  "(see 'fslab disk --help')");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(disk_usage, stdout);
-		return EXIT_OK;
+	struct disk_args a = { .samples = 200 };
+	int first = cmdopt_parse(&cmd_disk_opts, argc, argv, &a);
+
+	if (first < 0)
+		return cmdopt_exit(first);
+	/* argv[0] becomes the subcommand, its arguments follow. */
+	argv += first;
+	argc -= first;
+	if (argc < 1)
+		return cmdopt_usage_error(&cmd_disk_opts, "needs a subcommand: "
+					  "show or calibrate");
+	if (!strcmp(argv[0], "show")) {
+		if (a.output || a.rpm || a.samples != 200)
+			return cmdopt_usage_error(&cmd_disk_opts, "-o, "
+						  "--samples and --rpm are "
+						  "calibrate's");
+		return cmd_disk_show(argc, argv);
 	}
-	if (!strcmp(argv[1], "show"))
-		return cmd_disk_show(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "calibrate"))
-		return cmd_disk_calibrate(argc - 1, argv + 1);
-	usage_die("unknown subcommand '%s' of fslab disk (show or "
-		  "calibrate)", argv[1]);
+	if (!strcmp(argv[0], "calibrate"))
+		return cmd_disk_calibrate(&a, argc, argv);
+	return cmdopt_usage_error(&cmd_disk_opts, "unknown subcommand '%s' "
+				  "(show or calibrate)", argv[0]);
 }

@@ -6,7 +6,6 @@
  * a stored run (one dir: target, one workload-run "frag", one phase
  * "survey") so they sit next to benchmark results.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,100 +18,95 @@
 #include "measure.h"
 #include "output/frag_text.h"
 #include "store/store.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "util/version.h"
 
-static const char frag_usage[] =
-	"usage: fslab frag [options] PATH...\n"
-	"\n"
-	"Survey the fragmentation and layout of every regular file under each\n"
-	"PATH with FIEMAP: filefrag's extent count per file, the size\n"
-	"histogram with the fragmented share of each bin, the layout score,\n"
-	"runs per file, the worst files and readdir-order locality.\n"
-	"\n"
-	"  -j, --jobs N      worker threads (default: number of CPUs)\n"
-	"      --no-sync     do not ask FIEMAP to write back first (delayed\n"
-	"                    allocations then show as delalloc extents)\n"
-	"      --bins LIST   size bin edges, e.g. 0,4k,64k,1M,1G (default:\n"
-	"                    the getdents mail's B/K/M/G bins)\n"
-	"      --worst N     list the N most fragmented files (default 10)\n"
-	"      --xdev        stay on each PATH's filesystem (the default)\n"
-	"      --no-xdev     descend into other mounts too\n"
-	"      --list        print 'PATH RUNS EXTENTS SIZE' per file instead\n"
-	"                    of the report (RUNS is what filefrag prints)\n"
-	"      --json        the report as JSON on stdout\n"
-	"      --batch N     extents per FIEMAP call (default 32)\n"
-	"      --no-io-uring open and close files with plain system calls\n"
-	"                    (default: in batches through io_uring when the\n"
-	"                    kernel allows it, which costs less CPU)\n"
-	"      --no-freesp   skip free-space fragmentation (e2freefrag,\n"
-	"                    xfs_db; only for the root of a block-device\n"
-	"                    mount, as root)\n"
-	"      --db PATH     also store the figures as a run in this database\n"
-	"      --tag LABEL   tag of the stored run\n"
-	"  -h, --help        show this help\n"
-	"\n"
-	"Symlinks are never followed inside a tree.  Progress goes to stderr\n"
-	"when it is a terminal.  Exit 2 when a PATH does not exist.\n";
-
-enum {
-	OPT_NO_SYNC = 256, OPT_BINS, OPT_WORST, OPT_XDEV, OPT_NO_XDEV,
-	OPT_LIST, OPT_JSON, OPT_BATCH, OPT_DB, OPT_TAG, OPT_NO_FREESP,
-	OPT_NO_URING,
+struct frag_args {
+	struct frag_opts o;
+	struct frag_bins bins;
+	struct cmdopt_store store;
+	const char *bins_arg, *tag;
+	long long jobs, worst, batch;
+	bool json, list, no_freesp, have_bins;
 };
 
-static const struct option frag_longopts[] = {
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "no-sync", no_argument, NULL, OPT_NO_SYNC },
-	{ "bins", required_argument, NULL, OPT_BINS },
-	{ "worst", required_argument, NULL, OPT_WORST },
-	{ "xdev", no_argument, NULL, OPT_XDEV },
-	{ "no-xdev", no_argument, NULL, OPT_NO_XDEV },
-	{ "list", no_argument, NULL, OPT_LIST },
-	{ "per-file", no_argument, NULL, OPT_LIST },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "no-freesp", no_argument, NULL, OPT_NO_FREESP },
-	{ "no-io-uring", no_argument, NULL, OPT_NO_URING },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static char *join_args(int argc, char **argv)
+static int set_bins(const struct cmdopt *opt, void *field, const char *arg,
+		    char *err, size_t errlen)
 {
-	size_t len = 1;
-	char *s, *p;
+	struct frag_args *a = field;
 
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	p = s = xmalloc(len);
-	for (int i = 0; i < argc; i++)
-		p += sprintf(p, "%s%s", i ? " " : "", argv[i]);
-	*p = '\0';
-	return s;
+	(void)opt;
+	if (frag_bins_parse(arg, &a->bins, err, errlen) < 0)
+		return -1;
+	a->bins_arg = arg;
+	a->have_bins = true;
+	return 0;
 }
+
+static const struct cmdopt frag_table[] = {
+	CMDOPT_INTEGER('j', "jobs", struct frag_args, jobs, "N", 1, 1024,
+		       "worker threads (default: number of CPUs)"),
+	CMDOPT_CLEAR(0, "no-sync", struct frag_args, o.sync,
+		     "do not ask FIEMAP to write back first (delayed "
+		     "allocations then show as delalloc extents)"),
+	CMDOPT_CB(0, "bins", struct frag_args, o, "LIST", set_bins,
+		  "size bin edges, e.g. 0,4k,64k,1M,1G (default: the getdents "
+		  "mail's B/K/M/G bins)"),
+	CMDOPT_INTEGER(0, "worst", struct frag_args, worst, "N", 0, 100000,
+		       "list the N most fragmented files (default 10)"),
+	CMDOPT_BOOL(0, "xdev", struct frag_args, o.xdev,
+		    "stay on each PATH's filesystem (the default)"),
+	CMDOPT_CLEAR(0, "no-xdev", struct frag_args, o.xdev,
+		     "descend into other mounts too"),
+	CMDOPT_BOOL(0, "list", struct frag_args, list,
+		    "print 'PATH RUNS EXTENTS SIZE' per file instead of the "
+		    "report (RUNS is what filefrag prints)"),
+	CMDOPT_HIDDEN_BOOL(0, "per-file", struct frag_args, list),
+	CMDOPT_BOOL(0, "json", struct frag_args, json,
+		    "the report as JSON on stdout"),
+	CMDOPT_INTEGER(0, "batch", struct frag_args, batch, "N", 1, 65536,
+		       "extents per FIEMAP call (default 32)"),
+	CMDOPT_CLEAR(0, "no-io-uring", struct frag_args, o.uring,
+		     "open and close files with plain system calls (default: "
+		     "in batches through io_uring when the kernel allows it, "
+		     "which costs less CPU)"),
+	CMDOPT_BOOL(0, "no-freesp", struct frag_args, no_freesp,
+		    "skip free-space fragmentation (e2freefrag, xfs_db; only "
+		    "for the root of a block-device mount, as root)"),
+	/* not the shared --db: nothing is stored without it */
+	CMDOPT_STR_C(0, "db", struct frag_args, store.db, "PATH",
+		     CMDOPT_C_FILE,
+		     "also store the figures as a run in this database"),
+	CMDOPT_STR(0, "tag", struct frag_args, tag, "LABEL",
+		   "tag of the stored run"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_frag_opts = {
+	.name = "frag",
+	.summary = "fragmentation and layout survey of trees",
+	.usage = "[options] PATH...",
+	.desc = "Survey the fragmentation and layout of every regular file "
+		"under each PATH with FIEMAP: filefrag's extent count per "
+		"file, the size histogram with the fragmented share of each "
+		"bin, the layout score, runs per file, the worst files and "
+		"readdir-order locality.  With --db the figures are also "
+		"stored as a run in that database.",
+	.opts = frag_table,
+	.footer = "Symlinks are never followed inside a tree.  Progress goes "
+		  "to stderr when it is a terminal.  Exit 2 when a PATH does "
+		  "not exist.",
+	.flags = CMDOPT_STOP_AT_ARG,
+	.args = CMDOPT_C_DIR,
+};
 
 static struct run_rec *frag_run_rec(int argc, char **argv, const char *tag)
 {
-	struct run_rec *r = xcalloc(1, sizeof(*r));
-	struct utsname u;
-	char *cmd = join_args(argc, argv);
+	char *cmd = argv_join("fslab", argc, argv);
+	struct run_rec *r = run_rec_begin(cmd, tag, 0);
 
-	r->started = (int64_t)(realtime_ns() / 1000000000ULL);
-	if (uname(&u) == 0) {
-		r->host = xstrdup(u.nodename);
-		r->kernel = xasprintf("%s %s", u.release, u.version);
-	} else {
-		r->host = xstrdup("unknown");
-		r->kernel = xstrdup("unknown");
-	}
-	r->version = xstrdup(FSLAB_VERSION);
-	r->cmdline = xasprintf("fslab %s", cmd);
 	free(cmd);
-	r->tag = tag ? xstrdup(tag) : NULL;
-	r->status = xstrdup("running");
 	return r;
 }
 
@@ -201,92 +195,43 @@ out:
 
 int cmd_frag(int argc, char **argv)
 {
+	struct frag_args a = { .bins_arg = "default" };
 	struct frag_opts o;
 	struct frag_bins bins;
 	struct frag_result res;
 	struct measure_snap s0, s1;
 	struct measure m;
-	bool json = false, list = false, have_bins = false, freesp = true;
+	bool json, list, have_bins, freesp;
 	struct frag_freesp fsp;
-	const char *db = NULL, *tag = NULL, *bins_arg = "default";
-	long long v;
-	char err[160];
+	const char *db, *tag, *bins_arg;
 	char *options;
-	int c, rc, exit_code = EXIT_OK;
+	int rc, exit_code = EXIT_OK, optind;
 
-	frag_opts_default(&o);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:hj:", frag_longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(frag_usage, stdout);
-			return EXIT_OK;
-		case 'j':
-			if (parse_int(optarg, 1, 1024, &v) < 0)
-				usage_die("--jobs wants 1..1024, not '%s'",
-					  optarg);
-			o.jobs = (int)v;
-			break;
-		case OPT_NO_SYNC:
-			o.sync = false;
-			break;
-		case OPT_BINS:
-			if (frag_bins_parse(optarg, &bins, err,
-					    sizeof(err)) < 0)
-				usage_die("%s", err);
-			have_bins = true;
-			bins_arg = optarg;
-			break;
-		case OPT_WORST:
-			if (parse_int(optarg, 0, 100000, &v) < 0)
-				usage_die("--worst wants 0..100000, not '%s'",
-					  optarg);
-			o.worst = (size_t)v;
-			break;
-		case OPT_XDEV:
-			o.xdev = true;
-			break;
-		case OPT_NO_XDEV:
-			o.xdev = false;
-			break;
-		case OPT_LIST:
-			list = true;
-			break;
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_BATCH:
-			if (parse_int(optarg, 1, 65536, &v) < 0)
-				usage_die("--batch wants 1..65536, not '%s'",
-					  optarg);
-			o.batch = (unsigned)v;
-			break;
-		case OPT_NO_FREESP:
-			freesp = false;
-			break;
-		case OPT_NO_URING:
-			o.uring = false;
-			break;
-		case OPT_DB:
-			db = optarg;
-			break;
-		case OPT_TAG:
-			tag = optarg;
-			break;
-		case ':':
-			usage_die("option '%s' needs a value",
-				  argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s'; see 'fslab frag "
-				  "--help'", argv[optind - 1]);
-		}
-	}
+	frag_opts_default(&a.o);
+	a.jobs = a.o.jobs;
+	a.worst = (long long)a.o.worst;
+	a.batch = a.o.batch;
+	optind = cmdopt_parse(&cmd_frag_opts, argc, argv, &a);
+	if (optind < 0)
+		return cmdopt_exit(optind);
 	if (optind >= argc)
-		usage_die("fslab frag needs at least one PATH");
-	if (json && list)
-		usage_die("--json and --list do not go together");
+		return cmdopt_usage_error(&cmd_frag_opts, "needs at least one "
+					  "PATH");
+	if (a.json && a.list)
+		return cmdopt_usage_error(&cmd_frag_opts, "--json and --list "
+					  "do not go together");
+	o = a.o;
+	o.jobs = (int)a.jobs;
+	o.worst = (size_t)a.worst;
+	o.batch = (unsigned)a.batch;
+	bins = a.bins;
+	have_bins = a.have_bins;
+	bins_arg = a.bins_arg;
+	json = a.json;
+	list = a.list;
+	freesp = !a.no_freesp;
+	db = a.store.db;
+	tag = a.tag;
 	if (have_bins)
 		o.bins = &bins;
 	if (list)

@@ -10,11 +10,28 @@
 #include "util/util.h"
 #include "workloads/registry.h"
 
-static const char usage_text[] =
-	"usage: fslab list [workloads] [-v] [NAME]\n"
-	"\n"
-	"List the workloads with their phases and options (-v, or a NAME,\n"
-	"for the option tables).\n";
+struct list_args {
+	bool verbose;
+};
+
+static const struct cmdopt list_table[] = {
+	CMDOPT_BOOL('v', "verbose", struct list_args, verbose,
+		    "also every workload's phases and option table"),
+	CMDOPT_TABLE_END,
+};
+
+static const char *const list_words[] = { "workloads", NULL };
+
+const struct cmdopt_cmd cmd_list_opts = {
+	.name = "list",
+	.summary = "workloads, their phases and options",
+	.usage = "[workloads] [-v] [NAME]",
+	.desc = "List the workloads with their phases and options (-v, or a "
+		"NAME, for the option tables).",
+	.opts = list_table,
+	.args = CMDOPT_C_WORKLOAD,
+	.subcommands = list_words,
+};
 
 static void list_one(const struct workload *wl, int verbose)
 {
@@ -31,36 +48,32 @@ static void list_one(const struct workload *wl, int verbose)
 
 int cmd_list(int argc, char **argv)
 {
-	int verbose = 0;
+	struct list_args a = { .verbose = false };
+	int verbose, first;
 	const char *name = NULL;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		} else if (!strcmp(argv[i], "-v") ||
-			   !strcmp(argv[i], "--verbose")) {
-			verbose = 1;
-		} else if (!strcmp(argv[i], "workloads") && !name) {
-			continue;
-		} else if (argv[i][0] == '-') {
-			usage_die("unknown option '%s' (see 'fslab list "
-				  "--help')", argv[i]);
-		} else if (!name) {
-			name = argv[i];
-		} else {
-			usage_die("unexpected argument '%s'", argv[i]);
-		}
-	}
+	first = cmdopt_parse(&cmd_list_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
+	verbose = a.verbose;
+	if (first < argc && !strcmp(argv[first], "workloads"))
+		first++;
+	if (first < argc)
+		name = argv[first++];
+	if (first < argc)
+		return cmdopt_usage_error(&cmd_list_opts, "unexpected "
+					  "argument '%s'", argv[first]);
 	if (name) {
 		const struct workload *wl = wl_find(name);
 
 		if (!wl) {
 			const char *s = wl_suggest(name);
 
-			usage_die("unknown workload '%s'%s%s%s", name,
-				  s ? " (did you mean '" : "", s ? s : "",
-				  s ? "'?)" : "");
+			return cmdopt_usage_error(&cmd_list_opts,
+						  "unknown workload '%s'%s%s%s",
+						  name, s ? " (did you mean '" :
+						  "", s ? s : "", s ? "'?)" :
+						  "");
 		}
 		list_one(wl, 1);
 		return EXIT_OK;

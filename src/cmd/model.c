@@ -12,30 +12,47 @@
 #include "model/treemodel.h"
 #include "util/util.h"
 
-static const char usage_text[] =
-	"usage: fslab model capture DIR > FILE\n"
-	"       fslab model tarball TARBALL > FILE\n"
-	"\n"
-	"Write a tree model: one 'path size' line per file, 'dir/' for an\n"
-	"empty directory, 'link -> target' for a symbolic link (see\n"
-	"doc/tree.md).  capture walks DIR (sorted, so the same tree gives\n"
-	"the same model on any filesystem); tarball lists an archive in its\n"
-	"order.  Replay with: fslab run --workload tree:model=FILE\n";
+struct model_args {
+	int unused; /* no options yet */
+};
+
+static const struct cmdopt model_table[] = {
+	CMDOPT_TABLE_END,
+};
+
+static const char *const model_words[] = { "capture", "tarball", NULL };
+
+const struct cmdopt_cmd cmd_model_opts = {
+	.name = "model",
+	.summary = "write a tree model of a directory or tarball",
+	.usage = "capture DIR > FILE\n"
+		 "tarball TARBALL > FILE",
+	.desc = "Write a tree model: one 'path size' line per file, 'dir/' "
+		"for an empty directory, 'link -> target' for a symbolic "
+		"link (see doc/tree.md).  capture walks DIR (sorted, so the "
+		"same tree gives the same model on any filesystem); tarball "
+		"lists an archive in its order.  Replay with: fslab run "
+		"--workload tree:model=FILE",
+	.opts = model_table,
+	.args = CMDOPT_C_FILE,
+	.subcommands = model_words,
+};
 
 int cmd_model(int argc, char **argv)
 {
+	struct model_args a = { 0 };
 	struct treemodel m;
-	int ret;
+	int ret, first;
 
-	if (cmd_wants_help(argc, argv)) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
+	first = cmdopt_parse(&cmd_model_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
+	argv += first - 1;
+	argc -= first - 1;
 	if (argc != 3 || (strcmp(argv[1], "capture") &&
-			  strcmp(argv[1], "tarball"))) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
+			  strcmp(argv[1], "tarball")))
+		return cmdopt_usage_error(&cmd_model_opts, "wants 'capture "
+					  "DIR' or 'tarball TARBALL'");
 	treemodel_init(&m);
 	if (!strcmp(argv[1], "capture"))
 		ret = treemodel_capture(&m, argv[2]);

@@ -6,7 +6,6 @@
  * src/output/html.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,24 +17,32 @@
 #include "util/util.h"
 #include "workloads/registry.h"
 
-static const char report_usage[] =
-	"usage: fslab report [RUN|TAG...] -o FILE [--db PATH] "
-	"[--metric NAME]\n"
-	"                    [--phase NAME] [--all] [--min-change PCT]\n"
-	"\n"
-	"Write the comparison of 'fslab compare' (same arguments) as one\n"
-	"self-contained HTML file: tables, bar charts of the means with\n"
-	"95% CI whiskers, the spread of the repetitions, and time series\n"
-	"where a workload records them.\n"
-	"\n"
-	"  -o, --output FILE    the HTML file to write ('-' for stdout)\n"
-	"  --db PATH            results database (default: "
-	"$XDG_DATA_HOME/fslab/results.db)\n"
-	"  --metric NAME        only metrics matching NAME (a glob)\n"
-	"  --phase NAME         only phases matching NAME (a glob)\n"
-	"  --all                every metric, not just the default ones\n"
-	"  --min-change PCT     practical threshold in % (default 2)\n"
-	"  -h, --help           show this help\n";
+struct report_args {
+	struct cmdopt_store store;
+	struct compare_opts o;
+	const char *output;
+};
+
+static const struct cmdopt report_table[] = {
+	CMDOPT_STR('o', "output", struct report_args, output, "FILE",
+		   "the HTML file to write ('-' for stdout)"),
+	CMDOPT_INCLUDE_AT(struct report_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct report_args, o, cmd_filter_opts),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_report_opts = {
+	.name = "report",
+	.summary = "self-contained HTML report with charts",
+	.usage = "[RUN|TAG...] -o FILE [--db PATH] [--metric GLOB]\n"
+		 "[--phase GLOB] [--all] [--min-change PCT]",
+	.desc = "Write the comparison of 'fslab compare' (same arguments) as "
+		"one self-contained HTML file: tables, bar charts of the "
+		"means with 95% CI whiskers, the spread of the repetitions, "
+		"and time series where a workload records them.",
+	.opts = report_table,
+	.args = CMDOPT_C_RUN,
+};
 
 static char *report_title(const struct cmp_input *in)
 {
@@ -112,62 +119,23 @@ static int write_report(const char *path, const struct cmp_input *in,
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "phase", required_argument, NULL, 'p' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "min-change", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL, *output = NULL;
+	struct report_args a = { .output = NULL };
+	const char *db, *output;
 	struct compare_opts o;
 	struct cmp_input in;
-	char *end;
-	int c, rc;
+	int first, rc;
 
-	compare_opts_init(&o);
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'd':
-			db = optarg;
-			break;
-		case 'm':
-			o.metric = optarg;
-			break;
-		case 'p':
-			o.phase = optarg;
-			break;
-		case 'a':
-			o.all = true;
-			break;
-		case 'c':
-			o.min_change_pct = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.min_change_pct >= 0))
-				usage_die("--min-change wants a percentage, "
-					  "not '%s'", optarg);
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			usage_die("option '%s' needs a value; see 'fslab "
-				  "report -h'", argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s'; see 'fslab report "
-				  "-h'", argv[optind - 1]);
-		}
-	}
+	compare_opts_init(&a.o);
+	first = cmdopt_parse(&cmd_report_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
+	db = a.store.db;
+	output = a.output;
+	o = a.o;
 	if (!output)
-		usage_die("report needs -o FILE; see 'fslab report -h'");
-	if (cmp_input_load(db, argv + optind, (size_t)(argc - optind), &in))
+		return cmdopt_usage_error(&cmd_report_opts,
+					  "report needs -o FILE");
+	if (cmp_input_load(db, argv + first, (size_t)(argc - first), &in))
 		return EXIT_RUNTIME;
 	rc = write_report(output, &in, &o) ? EXIT_RUNTIME : EXIT_OK;
 	chart_cleanup();

@@ -4,7 +4,6 @@
  * newest first, as a table or JSON, and delete one with --rm.  Read-only
  * by default: a missing database is reported, never created.
  */
-#include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +15,29 @@
 #include "store/store.h"
 #include "util/util.h"
 
-static const char results_usage[] =
-	"usage: fslab results [--db PATH] [--format text|json|csv]\n"
-	"                     [--rm RUN]\n"
-	"\n"
-	"List the runs stored in the results database, newest first.\n"
-	"\n"
-	"  --db PATH        results database (default: "
-	"$XDG_DATA_HOME/fslab/results.db)\n"
-	"  --format FORMAT  text (a table, the default), json or csv\n"
-	"  --rm RUN         delete run RUN and everything it measured\n"
-	"  -h, --help       show this help\n";
+struct results_args {
+	struct cmdopt_store store;
+	struct cmdopt_format fmt;
+	long long rm;
+};
+
+static const struct cmdopt results_table[] = {
+	CMDOPT_INCLUDE_AT(struct results_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct results_args, fmt, cmdopt_format_opts),
+	CMDOPT_INTEGER(0, "rm", struct results_args, rm, "RUN", 1, INT64_MAX,
+		       "delete run RUN and everything it measured"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_results_opts = {
+	.name = "results",
+	.summary = "stored runs, newest first",
+	.usage = "[--db PATH] [--format text|json|csv] [--rm RUN]",
+	.desc = "List the runs stored in the results database, newest "
+		"first.  Read-only unless --rm is given: a missing database "
+		"is reported, never created.",
+	.opts = results_table,
+};
 
 /* "a,b" of the distinct values, in first-seen order. */
 static char *join_distinct(char **vals, size_t nr)
@@ -209,52 +220,25 @@ static int print_json(struct run_rec **runs, size_t nr)
 
 int cmd_results(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "rm", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL, *format = "text", *rm = NULL;
+	struct results_args a = { .fmt.format = "text" };
+	const char *db, *format;
 	struct store *st;
 	struct run_rec **runs;
 	size_t nr;
-	long long id = 0;
-	int c, rc = EXIT_OK;
+	long long id;
+	bool rm;
+	int first, rc = EXIT_OK;
 
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'r':
-			rm = optarg;
-			break;
-		case 'h':
-			fputs(results_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			usage_die("option '%s' needs a value; see 'fslab "
-				  "results -h'", argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s'; see 'fslab results -h'",
-				  argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'fslab results -h'",
-			  argv[optind]);
-	if (strcmp(format, "text") && strcmp(format, "json") &&
-	    strcmp(format, "csv"))
-		usage_die("unknown format '%s' (text, json or csv)", format);
-	if (rm && parse_int(rm, 1, INT64_MAX, &id))
-		usage_die("--rm wants a run id, not '%s'", rm);
+	first = cmdopt_parse(&cmd_results_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
+	if (first < argc)
+		return cmdopt_usage_error(&cmd_results_opts, "unexpected "
+					  "argument '%s'", argv[first]);
+	db = a.store.db;
+	format = a.fmt.format;
+	id = a.rm;
+	rm = id > 0;
 
 	if (store_open_existing(db, &st))
 		return EXIT_RUNTIME;

@@ -4,7 +4,6 @@
  * runner.  With no arguments it runs the default suite on the default
  * target: the README's "main job".
  */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "disk/diskmodel.h"
 #include "trace/hook.h"
 #include "util/defaults.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
@@ -28,63 +28,204 @@ static const char *const default_suite[] = {
 };
 static const char default_target[] = "ext4";
 
-static const char usage_text[] =
-	"usage: fslab run [--target SPEC]... [--workload NAME[:key=val,...]]...\n"
-	"                 [--repeat N] [--db PATH] [--scratch DIR] [--tag LABEL]\n"
-	"                 [--seed N] [--json FILE] [--destroy-data=/dev/X]\n"
-	"                 [--verify] [--pause-before PHASE]\n"
-	"\n"
-	"Build each target, run each workload on it, measure and store every\n"
-	"phase.  Repetitions are interleaved across targets (A B A B ...), each\n"
-	"on a freshly made filesystem.\n"
-	"\n"
-	"  -t, --target SPEC     filesystem under test (repeatable); default 'ext4'\n"
-	"                        (see 'fslab help targets')\n"
-	"  -w, --workload W      NAME[:key=val,...] (repeatable); default suite:\n"
-	"                        compilebench:initial-dirs=10,runs=30\n"
-	"                        (see 'fslab list' for workloads and options)\n"
-	"  -n, --repeat N        repetitions per target (default 1; with\n"
-	"                        --until-cov the minimum)\n"
-	"      --order MODE      interleaved (A B A B, default) or blocked\n"
-	"                        (A A B B)\n"
-	"      --reuse           run every repetition on the same filesystem\n"
-	"                        instead of a freshly made one\n"
-	"      --until-cov P     add repetitions until the key metric's\n"
-	"                        coefficient of variation is <= P %\n"
-	"      --max-repeat N    at most N repetitions with --until-cov\n"
-	"                        (default 10)\n"
-	"      --db PATH         results database (default\n"
-	"                        $XDG_DATA_HOME/fslab/results.db)\n"
-	"      --no-store        do not store results\n"
-	"      --scratch DIR     where loop images and mount points live\n"
-	"                        (default /var/tmp/fslab)\n"
-	"      --tag LABEL       label the run for 'fslab show LABEL'\n"
-	"      --seed N          run seed (default " FSLAB_STR(FSLAB_DEFAULT_SEED) ")\n"
-	"      --json FILE       also write the results as JSON ('-' = stdout)\n"
-	"      --trace[=PHASE,...]\n"
-	"                        trace block I/O of every (or the named) phase:\n"
-	"                        seeks, layout score, latency as trace.* metrics\n"
-	"      --disk-model=PROFILE\n"
-	"                        with --trace: model traced phases on this disk\n"
-	"                        (desktop-7200, laptop-5400, enterprise-15k or a\n"
-	"                        file; default desktop-7200) as disk.* metrics\n"
-	"      --fresh-vs-aged[=PROFILE]\n"
-	"                        also run every loop target aged to PROFILE\n"
-	"                        (default desktop) and report aged/fresh\n"
-	"      --verify          write verifiable data (every 4 KiB block carries\n"
-	"                        its file, offset and seed) and check it on every\n"
-	"                        read and in a final verify-data phase; a\n"
-	"                        mismatch names file and offset and fails the\n"
-	"                        run (which workloads: see below)\n"
-	"      --pause-before PHASE\n"
-	"                        debugging: before every phase named PHASE print\n"
-	"                        a line and stop (SIGSTOP) until SIGCONT, e.g. to\n"
-	"                        corrupt data behind fslab's back\n"
-	"      --destroy-data=/dev/X\n"
-	"                        allow formatting dev:/dev/X although it holds data\n"
-	"\n"
-	"Needs root for loop and dev: targets.  Exit codes: 0 success, 1 a run\n"
-	"failed, 2 usage error or a refused target.\n";
+/*
+ * cfg comes first: the callbacks of rows on it (--target, --workload,
+ * --trace) are handed &cfg, which is the whole struct run_args.
+ */
+struct run_args {
+	struct run_config cfg;
+	size_t alloc_t, alloc_w;
+	struct cmdopt_store store;
+	bool no_store, tracing;
+	long long repeat, max_repeat;
+	const char *order, *aged_profile, *trace, *pause, *disk_model;
+};
+
+static int add_target(const struct cmdopt *o, void *field, const char *arg,
+		      char *err, size_t errlen)
+{
+	struct run_args *a = field;
+	struct run_config *cfg = &a->cfg;
+	char why[512];
+
+	(void)o;
+	ALLOC_GROW(cfg->targets, cfg->nr_targets + 1, a->alloc_t);
+	if (target_spec_parse(arg, &cfg->targets[cfg->nr_targets], why,
+			      sizeof(why)) < 0) {
+		snprintf(err, errlen, "bad target '%s': %s", arg, why);
+		return -1;
+	}
+	cfg->nr_targets++;
+	return 0;
+}
+
+static int add_workload(const struct cmdopt *o, void *field, const char *arg,
+			char *err, size_t errlen)
+{
+	struct run_args *a = field;
+	struct run_config *cfg = &a->cfg;
+
+	(void)o;
+	ALLOC_GROW(cfg->wls, cfg->nr_wls + 1, a->alloc_w);
+	if (run_workload_parse(arg, &cfg->wls[cfg->nr_wls], err, errlen) < 0)
+		return -1;
+	cfg->nr_wls++;
+	return 0;
+}
+
+static int set_seed(const struct cmdopt *o, void *field, const char *arg,
+		    char *err, size_t errlen)
+{
+	(void)o;
+	if (parse_u64(arg, field) < 0) {
+		snprintf(err, errlen, "--seed takes a non-negative integer, "
+			 "not '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_until_cov(const struct cmdopt *o, void *field,
+			 const char *arg, char *err, size_t errlen)
+{
+	double *cov = field;
+	char *end;
+
+	(void)o;
+	*cov = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (!*arg || *end || !(*cov > 0) || *cov > 1000) {
+		snprintf(err, errlen, "--until-cov takes a percentage above 0, "
+			 "not '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Registered once the workloads are known, to check the phase names
+ * against them first. */
+static int set_trace(const struct cmdopt *o, void *field, const char *arg,
+		     char *err, size_t errlen)
+{
+	struct run_args *a = field;
+
+	(void)o, (void)err, (void)errlen;
+	a->tracing = true;
+	a->trace = arg;
+	return 0;
+}
+
+static int set_fresh_vs_aged(const struct cmdopt *o, void *field,
+			     const char *arg, char *err, size_t errlen)
+{
+	(void)o, (void)err, (void)errlen;
+	*(const char **)field = arg ? arg : "desktop";
+	return 0;
+}
+
+static int set_pause(const struct cmdopt *o, void *field, const char *arg,
+		     char *err, size_t errlen)
+{
+	const char **pause = field;
+
+	(void)o;
+	if (!*arg) {
+		snprintf(err, errlen, "--pause-before needs a phase name");
+		return -1;
+	}
+	if (*pause) {
+		snprintf(err, errlen, "--pause-before is given once");
+		return -1;
+	}
+	*pause = arg;
+	return 0;
+}
+
+static const struct cmdopt run_table[] = {
+	CMDOPT_CB_C('t', "target", struct run_args, cfg, "SPEC", add_target,
+		    CMDOPT_C_TARGET,
+		    "filesystem under test (repeatable); default 'ext4' (see "
+		    "'fslab help targets')"),
+	CMDOPT_CB_C('w', "workload", struct run_args, cfg,
+		    "NAME[:key=val,...]", add_workload, CMDOPT_C_WORKLOAD,
+		    "workload to run (repeatable); default suite: "
+		    "compilebench:initial-dirs=10,runs=30 (see 'fslab list' "
+		    "for workloads and options)"),
+	CMDOPT_INTEGER('n', "repeat", struct run_args, repeat, "N", 1, 100000,
+		       "repetitions per target (default 1; with --until-cov "
+		       "the minimum)"),
+	CMDOPT_CHOOSE(0, "order", struct run_args, order, "MODE",
+		      "interleaved|blocked",
+		      "interleaved (A B A B, default) or blocked (A A B B)"),
+	CMDOPT_BOOL(0, "reuse", struct run_args, cfg.reuse,
+		    "run every repetition on the same filesystem instead of a "
+		    "freshly made one"),
+	CMDOPT_CB(0, "until-cov", struct run_args, cfg.until_cov, "P",
+		  set_until_cov,
+		  "add repetitions until the key metric's coefficient of "
+		  "variation is <= P %"),
+	CMDOPT_INTEGER(0, "max-repeat", struct run_args, max_repeat, "N", 1,
+		       100000,
+		       "at most N repetitions with --until-cov (default 10)"),
+	CMDOPT_INCLUDE_AT(struct run_args, store, cmdopt_store_opts),
+	CMDOPT_BOOL(0, "no-store", struct run_args, no_store,
+		    "do not store results"),
+	CMDOPT_STR_C(0, "scratch", struct run_args, cfg.scratch, "DIR",
+		     CMDOPT_C_DIR,
+		     "where loop images and mount points live (default "
+		     "/var/tmp/fslab)"),
+	CMDOPT_STR(0, "tag", struct run_args, cfg.tag, "LABEL",
+		   "label the run for 'fslab show LABEL'"),
+	CMDOPT_CB(0, "seed", struct run_args, cfg.seed, "N", set_seed,
+		  "run seed (default " FSLAB_STR(FSLAB_DEFAULT_SEED) ")"),
+	CMDOPT_STR(0, "json", struct run_args, cfg.json, "FILE",
+		   "also write the results as JSON ('-' = stdout)"),
+	CMDOPT_CB_OPTARG(0, "trace", struct run_args, cfg, "PHASE,...",
+			 set_trace,
+			 "trace block I/O of every (or the named) phase: "
+			 "seeks, layout score, latency as trace.* metrics"),
+	CMDOPT_STR(0, "disk-model", struct run_args, disk_model, "PROFILE",
+		   "with --trace: what the traced phases' requests would cost "
+		   "on this disk, as disk.* metrics: desktop-7200 (the "
+		   "default), laptop-5400, enterprise-15k or a profile file "
+		   "(README \"Modelled disk time\")"),
+	CMDOPT_CB_OPTARG(0, "fresh-vs-aged", struct run_args, aged_profile,
+			 "PROFILE", set_fresh_vs_aged,
+			 "also run every loop target aged to PROFILE "
+			 "(default desktop) and report aged/fresh"),
+	CMDOPT_BOOL(0, "verify", struct run_args, cfg.verify,
+		    "write verifiable data (every 4 KiB block carries its "
+		    "file, offset and seed) and check it on every read and in "
+		    "a final verify-data phase; a mismatch names file and "
+		    "offset and fails the run (which workloads: see below)"),
+	CMDOPT_CB(0, "pause-before", struct run_args, pause, "PHASE",
+		  set_pause,
+		  "debugging: before every phase named PHASE print a line and "
+		  "stop (SIGSTOP) until SIGCONT, e.g. to corrupt data behind "
+		  "fslab's back"),
+	CMDOPT_STR_C(0, "destroy-data", struct run_args, cfg.destroy_data,
+		     "/dev/X", CMDOPT_C_FILE,
+		     "allow formatting dev:/dev/X although it holds data"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_run_opts = {
+	.name = "run",
+	.summary = "build targets, run workloads, store results",
+	.usage = "[--target SPEC]... [--workload NAME[:key=val,...]]...\n"
+		 "[--repeat N] [--db PATH] [--scratch DIR] [--tag LABEL]\n"
+		 "[--seed N] [--json FILE] [--destroy-data=/dev/X]\n"
+		 "[--verify] [--pause-before PHASE]",
+	.desc = "Build each target, run each workload on it, measure and "
+		"store every phase.  Repetitions are interleaved across "
+		"targets (A B A B ...), each on a freshly made filesystem.",
+	.opts = run_table,
+	.more_help = wl_print_verify_support,
+	.footer = "Needs root for loop and dev: targets.  Exit codes: 0 "
+		  "success, 1 a run failed, 2 usage error or a refused "
+		  "target.",
+};
 
 /* --pause-before: a phase hook, so it runs before the phase measures. */
 static int pause_begin(void *data, struct wl_ctx *ctx, const char *phase)
@@ -97,22 +238,6 @@ static int pause_begin(void *data, struct wl_ctx *ctx, const char *phase)
 	fflush(stderr);
 	raise(SIGSTOP);
 	return 0;
-}
-
-static char *join_cmdline(int argc, char **argv)
-{
-	size_t len = 6;
-	char *s;
-
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = xmalloc(len + 1);
-	strcpy(s, "fslab");
-	for (int i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
 }
 
 /*
@@ -147,172 +272,55 @@ static int add_aged_twins(struct run_config *cfg, const char *profile)
 
 int cmd_run(int argc, char **argv)
 {
-	enum { O_DB = 256, O_SCRATCH, O_TAG, O_SEED, O_JSON, O_DESTROY,
-	       O_NOSTORE, O_ORDER, O_REUSE, O_UNTIL, O_MAXREP,
-	       O_TRACE, O_FVA, O_VERIFY, O_PAUSE, O_DISK };
-	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, 'n' },
-		{ "db", required_argument, NULL, O_DB },
-		{ "no-store", no_argument, NULL, O_NOSTORE },
-		{ "scratch", required_argument, NULL, O_SCRATCH },
-		{ "tag", required_argument, NULL, O_TAG },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "json", required_argument, NULL, O_JSON },
-		{ "destroy-data", required_argument, NULL, O_DESTROY },
-		{ "order", required_argument, NULL, O_ORDER },
-		{ "reuse", no_argument, NULL, O_REUSE },
-		{ "until-cov", required_argument, NULL, O_UNTIL },
-		{ "max-repeat", required_argument, NULL, O_MAXREP },
-		{ "trace", optional_argument, NULL, O_TRACE },
-		{ "fresh-vs-aged", optional_argument, NULL, O_FVA },
-		{ "verify", no_argument, NULL, O_VERIFY },
-		{ "pause-before", required_argument, NULL, O_PAUSE },
-		{ "disk-model", required_argument, NULL, O_DISK },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static struct phase_hook pause_hook = {
+		.name = "pause-before",
+		.begin = pause_begin,
+	};
+	struct run_args a = {
+		.repeat = 1, .max_repeat = 10, .order = "interleaved",
+		.cfg.seed = FSLAB_DEFAULT_SEED, .cfg.age = ager_age_default,
 	};
 	struct run_config cfg;
-	size_t alloc_t = 0, alloc_w = 0;
-	const char *aged_profile = NULL, *trace = NULL, *disk_model = NULL;
+	const char *aged_profile, *trace;
 	struct disk_profile disk;
-	bool tracing = false;
+	bool tracing;
 	char err[512];
-	long long v;
-	int c, rc;
+	int first, rc;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.repeat = 1;
-	cfg.max_repeat = 10;
-	cfg.seed = FSLAB_DEFAULT_SEED;
-	cfg.age = ager_age_default;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:w:n:h", longopts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 't':
-			ALLOC_GROW(cfg.targets, cfg.nr_targets + 1, alloc_t);
-			if (target_spec_parse(optarg,
-					      &cfg.targets[cfg.nr_targets],
-					      err, sizeof(err)) < 0)
-				usage_die("bad target '%s': %s", optarg, err);
-			cfg.nr_targets++;
-			break;
-		case 'w':
-			ALLOC_GROW(cfg.wls, cfg.nr_wls + 1, alloc_w);
-			if (run_workload_parse(optarg, &cfg.wls[cfg.nr_wls],
-					       err, sizeof(err)) < 0)
-				usage_die("%s", err);
-			cfg.nr_wls++;
-			break;
-		case 'n':
-			if (parse_int(optarg, 1, 100000, &v) < 0)
-				usage_die("--repeat takes a number from 1 to "
-					  "100000, not '%s'", optarg);
-			cfg.repeat = (int)v;
-			break;
-		case O_DB:
-			if (!*optarg)
-				usage_die("--db needs a path");
-			cfg.db = optarg;
-			break;
-		case O_NOSTORE:
-			cfg.db = "";
-			break;
-		case O_SCRATCH:
-			cfg.scratch = optarg;
-			break;
-		case O_TAG:
-			cfg.tag = optarg;
-			break;
-		case O_SEED:
-			if (parse_u64(optarg, &cfg.seed) < 0)
-				usage_die("--seed takes a non-negative "
-					  "integer, not '%s'", optarg);
-			break;
-		case O_JSON:
-			cfg.json = optarg;
-			break;
-		case O_DESTROY:
-			cfg.destroy_data = optarg;
-			break;
-		case O_ORDER:
-			if (!strcmp(optarg, "blocked"))
-				cfg.blocked = true;
-			else if (strcmp(optarg, "interleaved"))
-				usage_die("--order is 'interleaved' or "
-					  "'blocked', not '%s'", optarg);
-			break;
-		case O_REUSE:
-			cfg.reuse = true;
-			break;
-		case O_UNTIL: {
-			char *end;
-
-			cfg.until_cov = strtod(optarg, &end);
-			if (*end == '%')
-				end++;
-			if (!*optarg || *end || !(cfg.until_cov > 0) ||
-			    cfg.until_cov > 1000)
-				usage_die("--until-cov takes a percentage "
-					  "above 0, not '%s'", optarg);
-			break;
-		}
-		case O_MAXREP:
-			if (parse_int(optarg, 1, 100000, &v) < 0)
-				usage_die("--max-repeat takes a number from 1 "
-					  "to 100000, not '%s'", optarg);
-			cfg.max_repeat = (int)v;
-			break;
-		case O_FVA:
-			aged_profile = optarg ? optarg : "desktop";
-			break;
-		case O_TRACE:
-			/* Registered once the workloads are known, to check
-			 * the phase names against them first. */
-			tracing = true;
-			trace = optarg;
-			break;
-		case O_VERIFY:
-			cfg.verify = true;
-			break;
-		case O_DISK:
-			disk_model = optarg;
-			break;
-		case O_PAUSE: {
-			static struct phase_hook pause_hook = {
-				.name = "pause-before",
-				.begin = pause_begin,
-			};
-
-			if (!*optarg)
-				usage_die("--pause-before needs a phase name");
-			if (pause_hook.data)
-				usage_die("--pause-before is given once");
-			pause_hook.data = optarg;
-			run_config_add_hook(&cfg, &pause_hook);
-			break;
-		}
-		case 'h':
-			fputs(usage_text, stdout);
-			wl_print_verify_support(stdout);
-			return EXIT_OK;
-		case ':':
-			usage_die("option '%s' needs a value", argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s' (see 'fslab run --help')",
-				  argv[optind - 1]);
-		}
+	first = cmdopt_parse(&cmd_run_opts, argc, argv, &a);
+	if (first < 0) {
+		rc = cmdopt_exit(first);
+		goto parse_failed;
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s' (targets go after "
-			  "--target, workloads after --workload)",
-			  argv[optind]);
-	if (cfg.until_cov > 0 && cfg.max_repeat < cfg.repeat)
-		usage_die("--max-repeat %d is below --repeat %d", cfg.max_repeat,
-			  cfg.repeat);
+	if (first < argc) {
+		rc = cmdopt_usage_error(&cmd_run_opts, "unexpected argument "
+					"'%s' (targets go after --target, "
+					"workloads after --workload)",
+					argv[first]);
+		goto parse_failed;
+	}
+	if (a.store.db && !*a.store.db) {
+		rc = cmdopt_usage_error(&cmd_run_opts, "--db needs a path");
+		goto parse_failed;
+	}
+	if (a.cfg.until_cov > 0 && a.max_repeat < a.repeat) {
+		rc = cmdopt_usage_error(&cmd_run_opts, "--max-repeat %lld is "
+					"below --repeat %lld", a.max_repeat,
+					a.repeat);
+		goto parse_failed;
+	}
+	cfg = a.cfg;
+	cfg.repeat = (int)a.repeat;
+	cfg.max_repeat = (int)a.max_repeat;
+	cfg.blocked = !strcmp(a.order, "blocked");
+	cfg.db = a.no_store ? "" : a.store.db;
+	aged_profile = a.aged_profile;
+	tracing = a.tracing;
+	trace = a.trace;
+	if (a.pause) {
+		pause_hook.data = (void *)a.pause;
+		run_config_add_hook(&cfg, &pause_hook);
+	}
 	if (!cfg.nr_targets) {
 		cfg.targets = xcalloc(1, sizeof(*cfg.targets));
 		if (target_spec_parse(default_target, &cfg.targets[0], err,
@@ -342,15 +350,15 @@ int cmd_run(int argc, char **argv)
 				       sizeof(err)) < 0)
 			usage_die("%s", err);
 		free(known);
-		if (disk_profile_load(disk_model ? disk_model :
+		if (disk_profile_load(a.disk_model ? a.disk_model :
 				      DISK_DEFAULT_PROFILE, &disk) < 0)
-			usage_die("bad --disk-model '%s'", disk_model);
+			usage_die("bad --disk-model '%s'", a.disk_model);
 		run_config_add_hook(&cfg, trace_phase_hook(trace, &disk));
-	} else if (disk_model) {
+	} else if (a.disk_model) {
 		usage_die("--disk-model needs --trace");
 	}
 
-	cfg.cmdline = join_cmdline(argc - 1, argv + 1);
+	cfg.cmdline = argv_join("fslab", argc - 1, argv + 1);
 	rc = runner_execute(&cfg);
 	if (tracing)
 		disk_profile_release(&disk);
@@ -363,5 +371,14 @@ int cmd_run(int argc, char **argv)
 	free(cfg.wls);
 	free(cfg.hooks);
 	free((char *)cfg.cmdline);
+	return rc;
+
+parse_failed:
+	for (size_t i = 0; i < a.cfg.nr_targets; i++)
+		target_spec_release(&a.cfg.targets[i]);
+	for (size_t i = 0; i < a.cfg.nr_wls; i++)
+		run_workload_release(&a.cfg.wls[i]);
+	free(a.cfg.targets);
+	free(a.cfg.wls);
 	return rc;
 }

@@ -5,43 +5,53 @@
  * as JSON.  Runs of workloads this build does not know still show, as a
  * generic phase table, so an old database stays readable.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cmd.h"
-#include "disk/diskphase.h"
 #include "output/csv.h"
+#include "disk/diskphase.h"
 #include "output/json.h"
+#include "output/runreport.h"
 #include "store/store.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
-static const char show_usage[] =
-	"usage: fslab show [RUN|latest|TAG] [--db PATH] [--format text|json|csv]\n"
-	"\n"
-	"Show one stored run: RUN is a run id (see 'fslab results'), a tag\n"
-	"(the newest run with it) or 'latest' (the default).\n"
-	"\n"
-	"  --db PATH        results database (default: "
-	"$XDG_DATA_HOME/fslab/results.db)\n"
-	"  --format FORMAT  text (each workload's report, the default), "
-	"json, or\n"
-	"                   csv (one row per target, workload, phase, "
-	"metric)\n"
-	"  --disk-model PROFILE\n"
-	"                   re-apply the disk model to the traced phases' "
-	"stored\n"
-	"                   request samples with this profile (desktop-7200,\n"
-	"                   laptop-5400, enterprise-15k or a file)\n"
-	"  -h, --help       show this help\n";
+struct show_args {
+	struct cmdopt_store store;
+	struct cmdopt_format fmt;
+	const char *disk_model;
+};
+
+static const struct cmdopt show_table[] = {
+	CMDOPT_INCLUDE_AT(struct show_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct show_args, fmt, cmdopt_format_opts),
+	CMDOPT_STR(0, "disk-model", struct show_args, disk_model, "PROFILE",
+		   "re-apply the disk model to the traced phases' stored "
+		   "request samples with this profile (desktop-7200, "
+		   "laptop-5400, enterprise-15k or a file)"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_show_opts = {
+	.name = "show",
+	.summary = "one run's results in its workloads' classic format",
+	.usage = "[RUN|latest|TAG] [--db PATH] [--format text|json|csv]\n"
+		 "[--disk-model PROFILE]",
+	.desc = "Show one stored run: RUN is a run id (see 'fslab results'), "
+		"a tag (the newest run with it) or 'latest' (the default).  "
+		"The text format is each workload's own report; csv has one "
+		"row per target, workload, phase and metric.",
+	.opts = show_table,
+	.args = CMDOPT_C_RUN,
+};
+
+#define MIB (1024.0 * 1024.0)
 
 /* The profile --disk-model re-applied, for the table's title. */
 static const char *reapplied_model;
-
-#define MIB (1024.0 * 1024.0)
 
 static const char *str_or(const char *s, const char *dflt)
 {
@@ -168,6 +178,7 @@ static int print_text(const struct run_rec *r)
 	print_header(stdout, r);
 	for (size_t i = 0; i < r->nr_wlruns; i++)
 		print_wlrun(stdout, r, &r->wlruns[i]);
+	runreport_print(stdout, r);
 	if (r->status && !strcmp(r->status, "incomplete"))
 		print_unfinished(stdout, r);
 	if (fflush(stdout))
@@ -187,55 +198,28 @@ static int csv_print_run(const struct run_rec *r)
 
 int cmd_show(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "disk-model", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL, *format = "text", *arg = NULL;
+	struct show_args a = { .fmt.format = "text" };
+	const char *db, *format, *arg = NULL;
 	struct run_rec *r = NULL;
 	struct disk_profile disk;
 	struct store *st;
 	int64_t id = 0;
-	int c, rc = EXIT_RUNTIME;
+	int first, rc = EXIT_RUNTIME;
 
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'm':
-			reapplied_model = optarg;
-			break;
-		case 'h':
-			fputs(show_usage, stdout);
-			return EXIT_OK;
-		case ':':
-			usage_die("option '%s' needs a value; see 'fslab "
-				  "show -h'", argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s'; see 'fslab show -h'",
-				  argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		arg = argv[optind++];
-	if (optind < argc)
-		usage_die("unexpected argument '%s'; see 'fslab show -h'",
-			  argv[optind]);
-	if (strcmp(format, "text") && strcmp(format, "json") &&
-	    strcmp(format, "csv"))
-		usage_die("unknown format '%s' (text, json or csv)", format);
+	first = cmdopt_parse(&cmd_show_opts, argc, argv, &a);
+	if (first < 0)
+		return cmdopt_exit(first);
+	db = a.store.db;
+	format = a.fmt.format;
+	if (first < argc)
+		arg = argv[first++];
+	if (first < argc)
+		return cmdopt_usage_error(&cmd_show_opts, "unexpected argument "
+					  "'%s'", argv[first]);
 
+	reapplied_model = a.disk_model;
 	if (reapplied_model && disk_profile_load(reapplied_model, &disk) < 0)
-		usage_die("bad --disk-model '%s'", reapplied_model);
+		return EXIT_USAGE;
 	if (store_open_existing(db, &st)) {
 		if (reapplied_model)
 			disk_profile_release(&disk);

@@ -6,7 +6,6 @@
  * write the figures with their time series as JSON (--json).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,34 +23,48 @@
 #include "trace/plot.h"
 #include "util/util.h"
 
-static const char usage_text[] =
-	"usage: fslab trace --dev DEV [--png FILE] [--svg FILE] [--json FILE]\n"
-	"                   [--trace-blk FILE] [--disk-model PROFILE]\n"
-	"                   -- COMMAND [ARG]...\n"
-	"\n"
-	"Trace the block requests of device DEV (block_rq_issue/complete\n"
-	"tracepoints in a private tracefs instance) while COMMAND runs, then\n"
-	"print requests, seeks, the layout score and latency percentiles.\n"
-	"With --trace-blk the queue side (block_bio_queue, block_rq_insert,\n"
-	"bio merges) is captured too, which btt needs for its tables.\n"
-	"\n"
-	"  -d, --dev DEV     block device to trace, e.g. /dev/loop3 (for a\n"
-	"                    loop device: what the filesystem asked for)\n"
-	"      --png FILE    seekwatcher's three panels as a PNG\n"
-	"      --svg FILE    the same panels as SVG\n"
-	"      --json FILE   the figures and time series as JSON\n"
-	"                    ('-' = stdout)\n"
-	"      --trace-blk FILE\n"
-	"                    also a blktrace binary stream, for\n"
-	"                    'blkparse -i - <FILE' and 'btt -i FILE'\n"
-	"                    (Q, M/F, I, D and C events)\n"
-	"      --disk-model PROFILE\n"
-	"                    what the data requests would cost on this disk:\n"
-	"                    desktop-7200 (default), laptop-5400,\n"
-	"                    enterprise-15k, or a profile file\n"
-	"\n"
-	"Needs root.  Exit codes: 0 success, 1 tracing or COMMAND failed, 2\n"
-	"usage error.\n";
+struct trace_args {
+	const char *dev, *png, *svg, *json, *blk, *disk_model;
+};
+
+static const struct cmdopt trace_table[] = {
+	CMDOPT_STR_C('d', "dev", struct trace_args, dev, "DEV", CMDOPT_C_FILE,
+		     "block device to trace, e.g. /dev/loop3 (for a loop "
+		     "device: what the filesystem asked for)"),
+	CMDOPT_STR(0, "png", struct trace_args, png, "FILE",
+		   "seekwatcher's three panels as a PNG"),
+	CMDOPT_STR(0, "svg", struct trace_args, svg, "FILE",
+		   "the same panels as SVG"),
+	CMDOPT_STR(0, "json", struct trace_args, json, "FILE",
+		   "the figures and time series as JSON ('-' = stdout)"),
+	CMDOPT_STR(0, "trace-blk", struct trace_args, blk, "FILE",
+		   "also a blktrace binary stream, for 'blkparse -i - <FILE' "
+		   "and 'btt -i FILE' (Q, M/F, I, D and C events)"),
+	CMDOPT_STR(0, "disk-model", struct trace_args, disk_model, "PROFILE",
+		   "what the data requests would cost on this disk: "
+		   "desktop-7200 (the default), laptop-5400, enterprise-15k, "
+		   "or a profile file (README \"Modelled disk time\")"),
+	CMDOPT_TABLE_END,
+};
+
+const struct cmdopt_cmd cmd_trace_opts = {
+	.name = "trace",
+	.summary = "block-I/O trace of a command: seeks, layout, pictures",
+	.usage = "--dev DEV [--png FILE] [--svg FILE] [--json FILE]\n"
+		 "[--trace-blk FILE] [--disk-model PROFILE]\n"
+		 "-- COMMAND [ARG]...",
+	.desc = "Trace the block requests of device DEV (block_rq_issue/"
+		"complete tracepoints in a private tracefs instance) while "
+		"COMMAND runs, then print requests, seeks, the layout score "
+		"and latency percentiles.  With --trace-blk the queue side "
+		"(block_bio_queue, block_rq_insert, bio merges) is captured "
+		"too, which btt needs for its tables.",
+	.opts = trace_table,
+	.footer = "Needs root.  Exit codes: 0 success, 1 tracing or COMMAND "
+		  "failed, 2 usage error.",
+	.flags = CMDOPT_STOP_AT_ARG,
+	.args = CMDOPT_C_COMMAND,
+};
 
 static volatile sig_atomic_t got_signal;
 
@@ -291,67 +304,33 @@ static int run_child(char **argv, pid_t *pidp)
 
 int cmd_trace(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "dev", required_argument, NULL, 'd' },
-		{ "png", required_argument, NULL, 'p' },
-		{ "svg", required_argument, NULL, 's' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "trace-blk", required_argument, NULL, 'b' },
-		{ "disk-model", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dev = NULL, *png = NULL, *svg = NULL, *json = NULL;
-	const char *blk = NULL, *disk_model = DISK_DEFAULT_PROFILE;
+	struct trace_args a = { .disk_model = DISK_DEFAULT_PROFILE };
+	const char *dev, *png, *svg, *json, *blk;
 	struct disk_profile disk;
 	struct modelled md;
 	struct trace_capture *tc;
 	struct trace_result res;
 	struct trace_stats s;
 	struct sigaction sa;
-	int c, status, rc = EXIT_OK;
+	int status, rc = EXIT_OK, optind;
 	double wall_s;
 	pid_t pid = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:d:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dev = optarg;
-			break;
-		case 'p':
-			png = optarg;
-			break;
-		case 's':
-			svg = optarg;
-			break;
-		case 'j':
-			json = optarg;
-			break;
-		case 'b':
-			blk = optarg;
-			break;
-		case 'm':
-			disk_model = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		case ':':
-			usage_die("option '%s' needs a value",
-				  argv[optind - 1]);
-		default:
-			usage_die("unknown option '%s' (see 'fslab trace "
-				  "--help')", argv[optind - 1]);
-		}
-	}
+	optind = cmdopt_parse(&cmd_trace_opts, argc, argv, &a);
+	if (optind < 0)
+		return cmdopt_exit(optind);
+	dev = a.dev;
+	png = a.png;
+	svg = a.svg;
+	json = a.json;
+	blk = a.blk;
 	if (!dev)
-		usage_die("fslab trace needs --dev DEV");
+		return cmdopt_usage_error(&cmd_trace_opts, "needs --dev DEV");
 	if (optind >= argc)
-		usage_die("fslab trace needs a command after '--'");
-	if (disk_profile_load(disk_model, &disk) < 0)
-		usage_die("bad --disk-model '%s'", disk_model);
+		return cmdopt_usage_error(&cmd_trace_opts, "needs a command "
+					  "after '--'");
+	if (disk_profile_load(a.disk_model, &disk) < 0)
+		return EXIT_USAGE;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

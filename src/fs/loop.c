@@ -11,7 +11,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/sysmacros.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -84,22 +86,27 @@ static void check_dio(const char *dev)
 
 int loop_attach(const char *image, int *fdp, char **devp)
 {
+	int ffd = open(image, O_RDWR | O_NOFOLLOW | O_CLOEXEC), ret;
+
+	if (ffd < 0)
+		return error_errno("cannot open '%s'", image);
+	ret = loop_attach_fd(ffd, image, fdp, devp);
+	close(ffd);
+	return ret;
+}
+
+int loop_attach_fd(int ffd, const char *image, int *fdp, char **devp)
+{
 	static bool warned_dio;
 	struct loop_config cfg;
 	bool dio = true;
-	int ctl, ffd, lfd = -1, tries;
+	int ctl, lfd = -1, tries;
 	char *dev = NULL;
 
-	ffd = open(image, O_RDWR | O_CLOEXEC);
-	if (ffd < 0)
-		return error_errno("cannot open '%s'", image);
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (ctl < 0) {
-		error_errno("cannot open '/dev/loop-control' (is the loop "
-			    "module loaded?)");
-		close(ffd);
-		return -1;
-	}
+	if (ctl < 0)
+		return error_errno("cannot open '/dev/loop-control' (is the "
+				   "loop module loaded?)");
 	for (tries = 0; tries < LOOP_ATTACH_TRIES; tries++) {
 		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
 
@@ -149,7 +156,6 @@ int loop_attach(const char *image, int *fdp, char **devp)
 		goto fail;
 	}
 	close(ctl);
-	close(ffd);
 	if (dio)
 		check_dio(dev);
 	*fdp = lfd;
@@ -161,7 +167,6 @@ fail:
 		close(lfd);
 	free(dev);
 	close(ctl);
-	close(ffd);
 	return -1;
 }
 
@@ -205,6 +210,91 @@ int loop_detach(int fd, const char *dev, const char *image)
 		sleep_ms(50);
 	}
 	return loop_clear(dev, image);
+}
+
+/* The kernel's huge_encode_dev() of lo_device, back to a dev_t. */
+static dev_t decode_dev(uint64_t d)
+{
+	return makedev((unsigned)((d & 0xfff00) >> 8),
+		       (unsigned)((d & 0xff) | ((d >> 12) & 0xfff00)));
+}
+
+int loop_backing_ident(const char *dev, unsigned long long *bdev,
+		       unsigned long long *ino)
+{
+	struct loop_info64 info;
+	int fd = open(dev, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = ioctl(fd, LOOP_GET_STATUS64, &info);
+	close(fd);
+	if (rc < 0)
+		return -1;
+	*bdev = (unsigned long long)decode_dev(info.lo_device);
+	*ino = (unsigned long long)info.lo_inode;
+	return 0;
+}
+
+char **loop_find_by_ident(unsigned long long bdev, unsigned long long ino)
+{
+	char **list = xcalloc(1, sizeof(*list));
+	size_t nr = 0, alloc = 1;
+	struct dirent *de;
+	DIR *d = opendir("/sys/block");
+
+	if (!d)
+		return list;
+	while ((de = readdir(d))) {
+		unsigned long long bd, in;
+		char *dev, *backing;
+
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		dev = xasprintf("/dev/%s", de->d_name);
+		backing = loop_backing(dev);
+		if (backing && !loop_backing_ident(dev, &bd, &in) &&
+		    bd == bdev && in == ino) {
+			ALLOC_GROW(list, nr + 2, alloc);
+			list[nr++] = dev;
+			list[nr] = NULL;
+		} else {
+			free(dev);
+		}
+		free(backing);
+	}
+	closedir(d);
+	return list;
+}
+
+int loop_clear_ident(const char *dev, unsigned long long bdev,
+		     unsigned long long ino)
+{
+	unsigned long long bd, in;
+	int fd, ret = 0;
+
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("cannot open '%s'", dev);
+	/* Checked on the fd we detach through: no other device slips in. */
+	{
+		struct loop_info64 info;
+
+		if (ioctl(fd, LOOP_GET_STATUS64, &info) < 0) {
+			close(fd);
+			return 0; /* not bound any more */
+		}
+		bd = (unsigned long long)decode_dev(info.lo_device);
+		in = (unsigned long long)info.lo_inode;
+	}
+	if (bd != bdev || in != ino) {
+		close(fd);
+		return 0;
+	}
+	if (ioctl(fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO)
+		ret = error_errno("cannot detach '%s'", dev);
+	close(fd);
+	return ret;
 }
 
 char **loop_find_by_backing(const char *path)

@@ -17,6 +17,20 @@
  */
 int loop_attach(const char *image, int *fd, char **dev);
 /*
+ * The same from the open image (ffd, O_RDWR), so the device is bound to
+ * the very file fslab created, whatever its name leads to by now; image
+ * is its name for messages and the loop's file name.  ffd stays open.
+ */
+int loop_attach_fd(int ffd, const char *image, int *fd, char **dev);
+/* The device and inode of dev's backing file (LOOP_GET_STATUS64).  0/-1. */
+int loop_backing_ident(const char *dev, unsigned long long *bdev,
+		       unsigned long long *ino);
+/* Every loop device backed by the file bdev:ino (argv_free).  Never NULL. */
+char **loop_find_by_ident(unsigned long long bdev, unsigned long long ino);
+/* Detach dev if, and only if, its backing file is bdev:ino.  0 or -1. */
+int loop_clear_ident(const char *dev, unsigned long long bdev,
+		     unsigned long long ino);
+/*
  * Close fd and make sure dev no longer serves image: wait briefly for
  * autoclear, then LOOP_CLR_FD.  0 or -1 (message printed).
  */

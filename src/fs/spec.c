@@ -85,6 +85,37 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Owned targets are always mounted nosuid,nodev: a filesystem image made
+ * by a benchmark has no business giving anyone setuid binaries or device
+ * nodes.  mount= may not turn that off; a control character could not be
+ * journaled.  (dir: has no mount= key.)
+ */
+static bool drops_nosuid(const char *opts, char *err, size_t errlen,
+			 const char *s)
+{
+	char *copy = xstrdup(opts), *o, *save = NULL;
+	bool bad = false;
+
+	for (const char *c = opts; *c; c++)
+		if ((unsigned char)*c < 0x20) {
+			set_err(err, errlen, "control character in mount "
+				"options of '%s'", s);
+			free(copy);
+			return true;
+		}
+	for (o = strtok_r(copy, ",", &save); o && !bad;
+	     o = strtok_r(NULL, ",", &save))
+		if (!strcmp(o, "suid") || !strcmp(o, "dev")) {
+			set_err(err, errlen, "mount option '%s' in '%s' is "
+				"refused: fslab always mounts its filesystems "
+				"nosuid,nodev", o, s);
+			bad = true;
+		}
+	free(copy);
+	return bad;
+}
+
 static int apply_kv(struct target_spec *ts, const char *s, const struct kv *kv,
 		    unsigned allowed, unsigned *seen, char *err, size_t errlen)
 {
@@ -131,6 +162,8 @@ static int apply_kv(struct target_spec *ts, const char *s, const struct kv *kv,
 		ts->mkfs_args = xstrdup(kv->val);
 		break;
 	case KEY_MOUNT:
+		if (drops_nosuid(kv->val, err, errlen, s))
+			return -1;
 		ts->mount_opts = xstrdup(kv->val);
 		break;
 	case KEY_NAME:

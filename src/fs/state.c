@@ -3,9 +3,10 @@
  * state.c - the undo journal (see state.h) and its replay by
  * `fslab cleanup`.  A resource is journaled before it exists, so after a
  * crash at any point the journal names a superset of what is left; the
- * replay therefore tolerates entries whose resource never appeared, and
- * checks each one (is it still mounted? is that loop device still bound
- * to *our* image?) before touching it.
+ * replay therefore tolerates entries whose resource never appeared.  It
+ * trusts a journal only as far as it can check it: the file must be ours,
+ * every entry must name something fslab could have made, and each handler
+ * checks again (is it still mounted, from our loop device?) before it acts.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,36 +14,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "fs/loop.h"
-#include "fs/mount.h"
+#include "fs/safedir.h"
 #include "fs/state.h"
-#include "trace/blktrace.h"
 #include "util/util.h"
 
 #define STATE_DEFAULT_DIR "/var/lib/fslab/state"
-#define UMOUNT_TRIES 5
+/* A journal longer than this was not written by fslab. */
+#define JOURNAL_MAX_BYTES (4u << 20)
 
 struct jentry {
-	char *kind;
-	char *arg;
+	struct undo_entry u;
 	bool done;
 };
 
 struct journal {
 	char *path;
-	bool have_pid;
+	bool have_pid, alive;
 	long pid;
 	unsigned long long start;
 	struct jentry *e;
 	size_t nr, alloc;
+	char **scratches;     /* owns the strings entries point to */
+	size_t nr_scratch, alloc_scratch;
 };
 
 static int jfd = -1;
 static pid_t jpid;
 static char *jpath;
+static char *jscratch;   /* the scratch line last written */
+
+static const struct undo_handler **handlers;
+static size_t nr_handlers, alloc_handlers;
 
 const char *state_dir(void)
 {
@@ -51,36 +55,34 @@ const char *state_dir(void)
 	return d && *d ? d : STATE_DEFAULT_DIR;
 }
 
-/* Field 22 of /proc/<pid>/stat, and whether the process is a zombie. */
-static int proc_starttime(long pid, unsigned long long *start, bool *zombie)
+void state_register_undo(const struct undo_handler *h)
 {
-	char path[64], *s, *p;
-	int field;
+	size_t i;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	s = read_file(path, NULL);
-	if (!s)
-		return -1;
-	/* comm may contain spaces and parens: fields restart after the last ')'. */
-	p = strrchr(s, ')');
-	if (!p || p[1] != ' ') {
-		free(s);
-		return -1;
-	}
-	p += 2;
-	if (zombie)
-		*zombie = *p == 'Z' || *p == 'X';
-	for (field = 3; field < 22 && p; field++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (!p || sscanf(p, "%llu", start) != 1) {
-		free(s);
-		return -1;
-	}
-	free(s);
-	return 0;
+	for (i = 0; i < nr_handlers; i++)
+		if (!strcmp(handlers[i]->kind, h->kind)) {
+			handlers[i] = h;
+			return;
+		}
+	ALLOC_GROW(handlers, nr_handlers + 1, alloc_handlers);
+	handlers[nr_handlers++] = h;
+}
+
+void state_unregister_all(void)
+{
+	free(handlers);
+	handlers = NULL;
+	nr_handlers = alloc_handlers = 0;
+}
+
+static const struct undo_handler *find_handler(const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < nr_handlers; i++)
+		if (!strcmp(handlers[i]->kind, kind))
+			return handlers[i];
+	return NULL;
 }
 
 static void journal_release(struct journal *j)
@@ -88,61 +90,145 @@ static void journal_release(struct journal *j)
 	size_t i;
 
 	for (i = 0; i < j->nr; i++) {
-		free(j->e[i].kind);
-		free(j->e[i].arg);
+		free((char *)j->e[i].u.kind);
+		free((char *)j->e[i].u.arg);
 	}
+	for (i = 0; i < j->nr_scratch; i++)
+		free(j->scratches[i]);
+	free(j->scratches);
 	free(j->e);
 	free(j->path);
 	memset(j, 0, sizeof(*j));
 }
 
+static bool has_ctl(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+static struct jentry *find_open(struct journal *j, const char *kind,
+				const char *arg)
+{
+	size_t i;
+
+	for (i = j->nr; i-- > 0;) {
+		struct jentry *e = &j->e[i];
+
+		if (!e->done && !strcmp(e->u.kind, kind) &&
+		    !strcmp(e->u.arg, arg))
+			return e;
+	}
+	return NULL;
+}
+
 static void journal_add_line(struct journal *j, char *line)
 {
 	char *sp = strchr(line, ' ');
+	const char *scratch;
 	struct jentry *e;
 
-	if (!sp)
+	if (!sp || has_ctl(line))
 		return;
-	*sp = '\0';
+	*sp++ = '\0';
+	if (!*line || !*sp)
+		return;
 	if (!strcmp(line, "pid")) {
 		if (!j->have_pid &&
-		    sscanf(sp + 1, "%ld %llu", &j->pid, &j->start) == 2)
+		    sscanf(sp, "%ld %llu", &j->pid, &j->start) == 2 &&
+		    j->pid > 0)
 			j->have_pid = true;
 		return;
 	}
+	if (!strcmp(line, "scratch")) {
+		ALLOC_GROW(j->scratches, j->nr_scratch + 1, j->alloc_scratch);
+		j->scratches[j->nr_scratch++] = xstrdup(sp);
+		return;
+	}
 	if (!strcmp(line, "done")) {
-		char *arg = strchr(sp + 1, ' ');
-		size_t i;
+		char *arg = strchr(sp, ' ');
 
 		if (!arg)
 			return;
 		*arg++ = '\0';
 		/* A done cancels the latest open record of the same thing. */
-		for (i = j->nr; i-- > 0;) {
-			e = &j->e[i];
-			if (!e->done && !strcmp(e->kind, sp + 1) &&
-			    !strcmp(e->arg, arg)) {
-				e->done = true;
-				break;
-			}
+		e = find_open(j, sp, arg);
+		if (e)
+			e->done = true;
+		return;
+	}
+	if (!strcmp(line, "ident")) {
+		unsigned long long dev, ino;
+		char *kind = sp, *rest = strchr(sp, ' ');
+		int n = 0;
+
+		if (!rest)
+			return;
+		*rest++ = '\0';
+		if (sscanf(rest, "%llu %llu %n", &dev, &ino, &n) != 2 || !n ||
+		    !rest[n])
+			return;
+		e = find_open(j, kind, rest + n);
+		if (e && !e->u.have_ident) {
+			e->u.have_ident = true;
+			e->u.dev = dev;
+			e->u.ino = ino;
 		}
 		return;
 	}
+	scratch = j->nr_scratch ? j->scratches[j->nr_scratch - 1] : NULL;
 	ALLOC_GROW(j->e, j->nr + 1, j->alloc);
 	e = &j->e[j->nr++];
-	e->kind = xstrdup(line);
-	e->arg = xstrdup(sp + 1);
-	e->done = false;
+	memset(e, 0, sizeof(*e));
+	e->u.kind = xstrdup(line);
+	e->u.arg = xstrdup(sp);
+	e->u.scratch = scratch;
 }
 
+/*
+ * Read a journal through an fd opened without following symlinks, and
+ * only if it is ours: a regular file owned by us, mode 0600 or stricter.
+ */
 static int journal_read(const char *path, struct journal *j)
 {
-	char *buf = read_file(path, NULL), *line, *nl;
+	char *buf, *line, *nl;
+	struct stat st;
+	ssize_t n;
+	size_t len = 0;
+	int fd;
 
 	memset(j, 0, sizeof(*j));
 	j->path = xstrdup(path);
-	if (!buf)
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return error_errno("cannot read journal '%s'", path);
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return error_errno("cannot stat journal '%s'", path);
+	}
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 077) || st.st_size > JOURNAL_MAX_BYTES) {
+		close(fd);
+		return error("journal '%s' is not fslab's (a regular file "
+			     "owned by uid %u, mode 0600, under %u bytes): "
+			     "uid %u, mode %04o; leaving it", path,
+			     (unsigned)geteuid(), JOURNAL_MAX_BYTES,
+			     (unsigned)st.st_uid,
+			     (unsigned)(st.st_mode & 07777));
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (len < (size_t)st.st_size &&
+	       (n = read(fd, buf + len, (size_t)st.st_size - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		free(buf);
+		return error("journal '%s' holds a NUL byte: not fslab's; "
+			     "leaving it", path);
+	}
 	/*
 	 * A line without its newline was cut short by a crash; its
 	 * resource was never created, and a truncated path is no path to
@@ -188,11 +274,25 @@ static bool journal_is_ours(const char *path, unsigned long long start)
 	struct journal j;
 	bool ours;
 
-	if (journal_read(path, &j) < 0)
+	if (journal_read(path, &j) < 0) {
+		journal_release(&j);
 		return false;
+	}
 	ours = j.have_pid && j.pid == (long)getpid() && j.start == start;
 	journal_release(&j);
 	return ours;
+}
+
+/* The state directory must be ours alone, or a journal could be planted. */
+static int state_dir_check(const char *dir)
+{
+	char why[512];
+
+	if (safedir_check(dir, why, sizeof(why)) < 0)
+		return error("state directory '%s' is not safe: %s (set "
+			     "FSLAB_STATE_DIR to a directory of your own)",
+			     dir, why);
+	return 0;
 }
 
 static int journal_open(void)
@@ -208,18 +308,23 @@ static int journal_open(void)
 		close(jfd); /* a forked child: the journal is the parent's */
 	jfd = -1;
 	free(jpath);
+	free(jscratch);
+	jscratch = NULL;
 	jpid = getpid();
 	jpath = xasprintf("%s/%ld.state", dir, (long)jpid);
 	if (mkdir_p(dir, 0700) < 0)
 		return error_errno("cannot create state directory '%s'", dir);
+	if (state_dir_check(dir) < 0)
+		return -1;
 	if (proc_starttime(jpid, &start, NULL) < 0)
 		return error("cannot read the start time of pid %ld",
 			     (long)jpid);
-	fd = open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
-		  0600);
+	fd = open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW |
+		  O_CLOEXEC, 0600);
 	if (fd < 0 && errno == EEXIST) {
 		if (journal_is_ours(jpath, start)) {
-			fd = open(jpath, O_WRONLY | O_APPEND | O_CLOEXEC);
+			fd = open(jpath, O_WRONLY | O_APPEND | O_NOFOLLOW |
+				  O_CLOEXEC);
 			if (fd < 0)
 				return error_errno("cannot open journal '%s'",
 						   jpath);
@@ -239,7 +344,7 @@ static int journal_open(void)
 		}
 		free(line);
 		fd = open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_APPEND |
-			  O_CLOEXEC, 0600);
+			  O_NOFOLLOW | O_CLOEXEC, 0600);
 	}
 	if (fd < 0)
 		return error_errno("cannot create journal '%s'", jpath);
@@ -255,29 +360,101 @@ static int journal_open(void)
 	return 0;
 }
 
-static int state_write(const char *prefix, const char *kind, const char *arg)
+static int state_write(const char *line)
 {
-	char *line;
 	int ret;
 
-	if (strchr(kind, ' ') || strchr(kind, '\n') || strchr(arg, '\n'))
-		BUG("bad journal entry '%s' '%s'", kind, arg);
 	if (journal_open() < 0)
 		return -1;
-	line = xasprintf("%s%s %s\n", prefix, kind, arg);
 	ret = append_line(jfd, jpath, line);
-	free(line);
 	return ret;
+}
+
+static int bad_entry(const char *kind, const char *arg)
+{
+	/* Callers refuse such names up front (spec, --scratch); be safe. */
+	if (!*kind || strchr(kind, ' ') || has_ctl(kind) || has_ctl(arg))
+		return error("cannot journal '%s %s': a control character "
+			     "in the name", kind, arg);
+	return 0;
 }
 
 int state_record(const char *kind, const char *arg)
 {
-	return state_write("", kind, arg);
+	char *line;
+	int ret;
+
+	if (bad_entry(kind, arg) < 0)
+		return -1;
+	line = xasprintf("%s %s\n", kind, arg);
+	ret = state_write(line);
+	free(line);
+	return ret;
+}
+
+int state_ident(const char *kind, unsigned long long dev,
+		unsigned long long ino, const char *arg)
+{
+	char *line;
+	int ret;
+
+	if (bad_entry(kind, arg) < 0)
+		return -1;
+	line = xasprintf("ident %s %llu %llu %s\n", kind, dev, ino, arg);
+	ret = state_write(line);
+	free(line);
+	return ret;
 }
 
 int state_done(const char *kind, const char *arg)
 {
-	return state_write("done ", kind, arg);
+	char *line;
+	int ret;
+
+	if (bad_entry(kind, arg) < 0)
+		return -1;
+	line = xasprintf("done %s %s\n", kind, arg);
+	ret = state_write(line);
+	free(line);
+	return ret;
+}
+
+int state_scratch(const char *path)
+{
+	char *mark, *line, *dir;
+	int fd, ret;
+
+	if (bad_entry("scratch", path) < 0)
+		return -1;
+	if (journal_open() < 0)
+		return -1;
+	dir = realpath(path, NULL);
+	if (!dir)
+		return error_errno("cannot resolve '%s'", path);
+	if (jscratch && !strcmp(jscratch, dir)) {
+		free(dir);
+		return 0;
+	}
+	mark = path_join(dir, STATE_SCRATCH_MARK);
+	fd = open(mark, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = error_errno("cannot create '%s'", mark);
+		free(mark);
+		free(dir);
+		return ret;
+	}
+	close(fd);
+	free(mark);
+	line = xasprintf("scratch %s\n", dir);
+	ret = state_write(line);
+	free(line);
+	if (!ret) {
+		free(jscratch);
+		jscratch = dir;
+	} else {
+		free(dir);
+	}
+	return ret;
 }
 
 void state_finish(void)
@@ -288,8 +465,12 @@ void state_finish(void)
 		return;
 	close(jfd);
 	jfd = -1;
-	if (journal_read(jpath, &j) < 0)
+	free(jscratch);
+	jscratch = NULL;
+	if (journal_read(jpath, &j) < 0) {
+		journal_release(&j);
 		return;
+	}
 	if (!journal_open_entries(&j)) {
 		if (unlink(jpath) < 0 && errno != ENOENT)
 			warning("cannot remove journal '%s': %s", jpath,
@@ -308,14 +489,20 @@ struct replay {
 	int actions;
 	int fd;            /* the dead journal, to append done lines */
 	const char *path;
+	struct journal *all;   /* every journal read, to spare live entries */
+	size_t nr_all;
 };
 
-static void sleep_ms(long ms)
+bool state_journal_has_ident(const struct undo_journal *j, const char *kind,
+			     unsigned long long dev, unsigned long long ino)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	size_t i;
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+	for (i = 0; i < j->nr; i++)
+		if (!strcmp(j->e[i].kind, kind) && j->e[i].have_ident &&
+		    j->e[i].dev == dev && j->e[i].ino == ino)
+			return true;
+	return false;
 }
 
 static void replay_done(struct replay *r, const struct jentry *e)
@@ -324,176 +511,214 @@ static void replay_done(struct replay *r, const struct jentry *e)
 
 	if (r->dry_run || r->fd < 0)
 		return;
-	line = xasprintf("done %s %s\n", e->kind, e->arg);
+	line = xasprintf("done %s %s\n", e->u.kind, e->u.arg);
 	append_line(r->fd, r->path, line);
 	free(line);
 }
 
-static int replay_mount(struct replay *r, const char *dir)
+static bool affix_ok(const struct undo_handler *h, const char *name)
 {
-	int i;
+	size_t n = strlen(name), s;
 
-	if (!mount_is_mountpoint(dir)) {
-		if (r->verbose)
-			printf("'%s' is not mounted\n", dir);
-		return 0;
+	if (h->prefix && strncmp(name, h->prefix, strlen(h->prefix)))
+		return false;
+	if (h->suffix) {
+		s = strlen(h->suffix);
+		if (n <= s || strcmp(name + n - s, h->suffix))
+			return false;
 	}
-	r->actions++;
-	if (r->dry_run) {
-		printf("would unmount %s\n", dir);
-		return 0;
-	}
-	for (i = 0; i < UMOUNT_TRIES; i++) {
-		if (!mount_umount(dir, false)) {
-			printf("unmounted %s\n", dir);
-			return 0;
-		}
-		if (errno != EBUSY)
-			return error_errno("cannot unmount '%s'", dir);
-		sleep_ms(200);
-	}
-	if (mount_umount(dir, true) < 0)
-		return error_errno("cannot unmount '%s' even lazily", dir);
-	printf("unmounted %s lazily: it was busy, so the filesystem lives "
-	       "on until its last user closes it\n", dir);
-	return 0;
+	return true;
 }
 
-static int replay_loop(struct replay *r, const char *image)
+/*
+ * A scratch directory fslab made: safe (safedir.h), canonical, and
+ * carrying the mark file, a regular file of ours.
+ */
+static bool scratch_trusted(const char *dir, char *why, size_t len)
 {
-	char **devs = loop_find_by_backing(image), **d;
-	int ret = 0;
+	char *mark, *canon;
+	struct stat st;
+	bool ok;
 
-	if (!*devs && r->verbose)
-		printf("no loop device is bound to %s\n", image);
-	for (d = devs; *d; d++) {
-		r->actions++;
-		if (r->dry_run) {
-			printf("would detach %s (%s)\n", *d, image);
-		} else if (loop_clear(*d, image) < 0) {
-			ret = -1;
-		} else {
-			printf("detached %s (%s)\n", *d, image);
-		}
+	if (*dir != '/') {
+		snprintf(why, len, "scratch '%s' is not an absolute path", dir);
+		return false;
 	}
-	argv_free(devs);
-	return ret;
+	if (safedir_check(dir, why, len) < 0)
+		return false;
+	canon = realpath(dir, NULL);
+	ok = canon && !strcmp(canon, dir);
+	free(canon);
+	if (!ok) {
+		snprintf(why, len, "scratch '%s' is not a canonical path", dir);
+		return false;
+	}
+	mark = path_join(dir, STATE_SCRATCH_MARK);
+	ok = lstat(mark, &st) == 0 && S_ISREG(st.st_mode) &&
+	     st.st_uid == geteuid();
+	free(mark);
+	if (!ok)
+		snprintf(why, len, "'%s' carries no %s of fslab's", dir,
+			 STATE_SCRATCH_MARK);
+	return ok;
 }
 
-static int replay_image(struct replay *r, const char *image)
+/* Is e something fslab could have created?  Else the reason in why. */
+static bool plausible(const struct undo_handler *h, const struct undo_entry *e,
+		      char *why, size_t len)
 {
+	const char *base = strrchr(e->arg, '/');
+	bool in_golden;
 	struct stat st;
 
-	if (lstat(image, &st) < 0) {
-		if (errno != ENOENT)
-			return error_errno("cannot stat '%s'", image);
-		if (r->verbose)
-			printf("%s is already gone\n", image);
-		return 0;
+	if (h->flags & UNDO_NAME) {
+		if (!safedir_plain_name(e->arg) || !affix_ok(h, e->arg)) {
+			snprintf(why, len, "'%s' is not a name fslab gives",
+				 e->arg);
+			return false;
+		}
+		return true;
 	}
-	if (!S_ISREG(st.st_mode))
-		return error("'%s' is not a regular file any more; leaving it",
-			     image);
-	r->actions++;
-	if (r->dry_run) {
-		printf("would remove %s\n", image);
-		return 0;
+	if (*e->arg != '/' || !base || !safedir_plain_name(base + 1) ||
+	    strstr(e->arg, "/./") || strstr(e->arg, "/../") ||
+	    strstr(e->arg, "//")) {
+		snprintf(why, len, "'%s' is not a plain absolute path", e->arg);
+		return false;
 	}
-	if (unlink(image) < 0 && errno != ENOENT)
-		return error_errno("cannot remove '%s'", image);
-	printf("removed %s\n", image);
-	return 0;
+	if (!affix_ok(h, base + 1)) {
+		snprintf(why, len, "'%s' is not named the way fslab names "
+			 "its %s entries", e->arg, h->kind);
+		return false;
+	}
+	if (h->flags & UNDO_IN_SCRATCH) {
+		size_t n;
+
+		if (!e->scratch) {
+			snprintf(why, len, "no scratch directory recorded "
+				 "before it");
+			return false;
+		}
+		n = strlen(e->scratch);
+		/* Directly in it, or in its golden/ (fslab age's copies). */
+		in_golden = !strncmp(e->arg, e->scratch, n) &&
+			    !strncmp(e->arg + n, "/golden/", 8) &&
+			    e->arg + n + 7 == base;
+		if (strncmp(e->arg, e->scratch, n) ||
+		    (e->arg + n != base && !in_golden)) {
+			snprintf(why, len, "'%s' is not inside the scratch "
+				 "directory '%s'", e->arg, e->scratch);
+			return false;
+		}
+		if (!scratch_trusted(e->scratch, why, len))
+			return false;
+		if (in_golden) {
+			char *g = xstrndup(e->arg, (size_t)(base - e->arg));
+			int rc = safedir_check(g, why, len);
+
+			free(g);
+			if (rc < 0)
+				return false;
+		}
+	}
+	if (h->flags & UNDO_IDENT) {
+		struct stat pst;
+		char *parent;
+
+		if (lstat(e->arg, &st) < 0)
+			return true; /* gone: the handler says so */
+		/*
+		 * Something mounted on it shows the mount's root: the
+		 * handler refuses to remove a mount point in use anyway.
+		 */
+		parent = xstrndup(e->arg, (size_t)(base - e->arg));
+		if (!*parent) {
+			free(parent);
+			parent = xstrdup("/");
+		}
+		if (lstat(parent, &pst) == 0 && pst.st_dev != st.st_dev &&
+		    S_ISDIR(st.st_mode)) {
+			free(parent);
+			return true;
+		}
+		free(parent);
+		if (e->have_ident) {
+			if ((unsigned long long)st.st_dev != e->dev ||
+			    (unsigned long long)st.st_ino != e->ino) {
+				snprintf(why, len, "'%s' is not the one fslab "
+					 "created (inode %llu:%llu, journaled "
+					 "%llu:%llu)", e->arg,
+					 (unsigned long long)st.st_dev,
+					 (unsigned long long)st.st_ino, e->dev,
+					 e->ino);
+				return false;
+			}
+		} else if (!(h->flags & UNDO_IN_SCRATCH) ||
+			   st.st_uid != geteuid()) {
+			/* Crashed before its ident line: ours only if in
+			 * scratch, where nobody else can create. */
+			snprintf(why, len, "'%s' has no inode recorded and is "
+				 "not provably fslab's", e->arg);
+			return false;
+		}
+	}
+	return true;
 }
 
-static int replay_mountpoint(struct replay *r, const char *dir)
+/* Is (kind, arg) open in the journal of a live process? */
+static const struct journal *live_owner(const struct replay *r,
+					const struct undo_entry *e)
 {
-	struct stat st;
+	size_t i, k;
 
-	if (lstat(dir, &st) < 0) {
-		if (errno != ENOENT)
-			return error_errno("cannot stat '%s'", dir);
-		if (r->verbose)
-			printf("%s is already gone\n", dir);
-		return 0;
+	for (i = 0; i < r->nr_all; i++) {
+		const struct journal *j = &r->all[i];
+
+		if (!j->alive)
+			continue;
+		for (k = 0; k < j->nr; k++)
+			if (!j->e[k].done && !strcmp(j->e[k].u.kind, e->kind) &&
+			    !strcmp(j->e[k].u.arg, e->arg))
+				return j;
 	}
-	if (!S_ISDIR(st.st_mode))
-		return error("'%s' is not a directory any more; leaving it",
-			     dir);
-	r->actions++;
-	if (r->dry_run) {
-		printf("would remove mount point %s\n", dir);
-		return 0;
-	}
-	if (mount_is_mountpoint(dir))
-		return error("cannot remove '%s': still mounted", dir);
-	if (rmdir(dir) < 0) {
-		if (errno == ENOTEMPTY || errno == EEXIST)
-			return error("cannot remove '%s': not empty, and fslab "
-				     "only removes what it created", dir);
-		return error_errno("cannot remove '%s'", dir);
-	}
-	printf("removed mount point %s\n", dir);
-	return 0;
+	return NULL;
 }
 
-/* The trace entries print their own actions and return 1 for one. */
-static int replay_count(struct replay *r, int rc)
+static void print_kept(const struct undo_entry *e)
 {
+	const struct undo_handler *h = find_handler(e->kind);
+
+	if (h && h->kept)
+		h->kept(h, e);
+	else
+		printf("  kept %s %s\n", h && h->what ? h->what : e->kind,
+		       e->arg);
+}
+
+static int replay_entry(struct replay *r, const struct undo_journal *uj,
+			const struct undo_entry *e)
+{
+	const struct undo_handler *h = find_handler(e->kind);
+	const struct journal *live;
+	char why[768];
+	int rc;
+
+	if (!h)
+		return error("unknown entry '%s %s' in journal '%s'; leaving "
+			     "it", e->kind, e->arg, r->path);
+	if (!plausible(h, e, why, sizeof(why)))
+		return error("journal '%s': not acting on '%s %s': %s",
+			     r->path, e->kind, e->arg, why);
+	live = live_owner(r, e);
+	if (live) {
+		printf("journal %s names what running fslab (pid %ld) holds:\n",
+		       r->path, live->pid);
+		print_kept(e);
+		return 0;
+	}
+	rc = h->undo(uj, e, r->dry_run, r->verbose);
 	if (rc > 0)
 		r->actions++;
 	return rc < 0 ? -1 : 0;
-}
-
-static int replay_entry(struct replay *r, const struct jentry *e)
-{
-	if (!strcmp(e->kind, "mount"))
-		return replay_mount(r, e->arg);
-	if (!strcmp(e->kind, "loop"))
-		return replay_loop(r, e->arg);
-	if (!strcmp(e->kind, "image"))
-		return replay_image(r, e->arg);
-	if (!strcmp(e->kind, "mountpoint"))
-		return replay_mountpoint(r, e->arg);
-	if (!strcmp(e->kind, "tracefs-instance"))
-		return replay_count(r, trace_cleanup_instance(e->arg,
-							      r->dry_run));
-	if (!strcmp(e->kind, "tracefs-mount"))
-		return replay_count(r, trace_cleanup_mount(e->arg, r->dry_run));
-	return error("unknown entry '%s %s' in journal '%s'; leaving it",
-		     e->kind, e->arg, r->path);
-}
-
-/* What a live run's entry is, in the words of its kind. */
-static void print_kept(const struct jentry *e)
-{
-	static const struct {
-		const char *kind, *what;
-	} words[] = {
-		{ "mount", "mount on" },
-		{ "loop", "loop device for" },
-		{ "image", "image" },
-		{ "mountpoint", "mount point" },
-		{ "tracefs-instance", "tracefs instance" },
-		{ "tracefs-mount", "tracefs mount on" },
-	};
-	const char *what = e->kind;
-	char **devs, **d;
-	size_t i;
-
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (!strcmp(e->kind, words[i].kind))
-			what = words[i].what;
-	if (strcmp(e->kind, "loop")) {
-		printf("  kept %s %s\n", what, e->arg);
-		return;
-	}
-	/* The journal names the image; the user looks for the device. */
-	devs = loop_find_by_backing(e->arg);
-	if (!*devs)
-		printf("  kept %s %s\n", what, e->arg);
-	for (d = devs; *d; d++)
-		printf("  kept %s %s (%s)\n", what, e->arg, *d);
-	argv_free(devs);
 }
 
 static bool owner_alive(const struct journal *j)
@@ -520,57 +745,60 @@ static void remove_journal(struct replay *r, const char *path)
 }
 
 /* Replay one journal; *skipped is set when its owner still runs. */
-static void replay_journal(struct replay *r, const char *path, bool *skipped)
+static void replay_journal(struct replay *r, struct journal *j, bool *skipped)
 {
-	struct journal j;
+	struct undo_entry *ue;
+	struct undo_journal uj;
 	int before = r->problems;
 	size_t i;
 
-	if (journal_read(path, &j) < 0) {
-		r->problems++;
-		return;
-	}
-	if (!j.have_pid) {
-		if (!j.nr) {
-			remove_journal(r, path);
+	if (!j->have_pid) {
+		if (!j->nr) {
+			remove_journal(r, j->path);
 		} else {
 			error("journal '%s' has no owner line; leaving it",
-			      path);
+			      j->path);
 			r->problems++;
 		}
-		journal_release(&j);
 		return;
 	}
-	if (owner_alive(&j)) {
-		if (journal_open_entries(&j)) {
+	if (j->alive) {
+		if (journal_open_entries(j)) {
 			printf("skipping resources of running fslab (pid %ld), "
-			       "journal %s:\n", j.pid, path);
-			for (i = j.nr; i-- > 0;)
-				if (!j.e[i].done)
-					print_kept(&j.e[i]);
+			       "journal %s:\n", j->pid, j->path);
+			for (i = j->nr; i-- > 0;)
+				if (!j->e[i].done)
+					print_kept(&j->e[i].u);
 			*skipped = true;
 		}
-		journal_release(&j);
 		return;
 	}
-	r->path = path;
-	r->fd = r->dry_run ? -1 : open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	for (i = j.nr; i-- > 0;) {
-		if (j.e[i].done)
+	ue = xcalloc(j->nr + 1, sizeof(*ue));
+	for (i = 0; i < j->nr; i++)
+		ue[i] = j->e[i].u;
+	uj.path = j->path;
+	uj.pid = j->pid;
+	uj.e = ue;
+	uj.nr = j->nr;
+	r->path = j->path;
+	r->fd = r->dry_run ? -1 : open(j->path, O_WRONLY | O_APPEND |
+				       O_NOFOLLOW | O_CLOEXEC);
+	for (i = j->nr; i-- > 0;) {
+		if (j->e[i].done)
 			continue;
-		if (replay_entry(r, &j.e[i]) < 0)
+		if (replay_entry(r, &uj, &j->e[i].u) < 0)
 			r->problems++;
 		else
-			replay_done(r, &j.e[i]);
+			replay_done(r, &j->e[i]);
 	}
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
+	free(ue);
 	if (r->problems == before)
-		remove_journal(r, path);
+		remove_journal(r, j->path);
 	else
-		error("kept journal '%s' for another try", path);
-	journal_release(&j);
+		error("kept journal '%s' for another try", j->path);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -586,8 +814,9 @@ int state_cleanup(bool dry_run, bool verbose)
 	size_t nr = 0, alloc = 0, i;
 	bool skipped = false;
 	struct dirent *de;
-	DIR *d = opendir(dir);
+	DIR *d;
 
+	d = opendir(dir);
 	if (!d) {
 		if (errno != ENOENT) {
 			error_errno("cannot open state directory '%s'", dir);
@@ -595,6 +824,10 @@ int state_cleanup(bool dry_run, bool verbose)
 		}
 		printf("nothing to clean up\n");
 		return 0;
+	}
+	if (state_dir_check(dir) < 0) {
+		closedir(d);
+		return 1;
 	}
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
@@ -607,10 +840,25 @@ int state_cleanup(bool dry_run, bool verbose)
 	closedir(d);
 	if (nr)
 		qsort(names, nr, sizeof(*names), cmp_str);
+	r.all = xcalloc(nr + 1, sizeof(*r.all));
 	for (i = 0; i < nr; i++) {
-		replay_journal(&r, names[i], &skipped);
-		free(names[i]);
+		struct journal *j = &r.all[r.nr_all];
+
+		if (journal_read(names[i], j) < 0) {
+			journal_release(j);
+			r.problems++;
+			continue;
+		}
+		j->alive = j->have_pid && owner_alive(j);
+		r.nr_all++;
 	}
+	for (i = 0; i < r.nr_all; i++)
+		replay_journal(&r, &r.all[i], &skipped);
+	for (i = 0; i < r.nr_all; i++)
+		journal_release(&r.all[i]);
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(r.all);
 	free(names);
 	if (!r.actions && !r.problems && !skipped)
 		printf("nothing to clean up\n");

@@ -24,6 +24,7 @@
 #include "fs/loop.h"
 #include "fs/mkfs.h"
 #include "fs/mount.h"
+#include "fs/safedir.h"
 #include "fs/state.h"
 #include "fs/target.h"
 #include "util/util.h"
@@ -69,20 +70,51 @@ static int need_root(const struct target_spec *spec)
 	return -2;
 }
 
-/* Create the scratch directory and return its canonical path. */
-static char *scratch_prepare(const char *scratch)
+/*
+ * Create the scratch directory, check that nobody but us can redirect
+ * names in it (safedir.h), mark it in the journal and return its
+ * canonical path; *fd is the open directory.  NULL (-2 in *rc: refused)
+ * or NULL (-1: failed).
+ */
+static char *scratch_prepare(const char *scratch, int *fd, int *rc)
 {
-	char *real;
+	char why[768], *real = NULL, *priv = NULL;
+	struct stat st;
 
-	if (mkdir_p(scratch, 0700) < 0) {
-		error_errno("cannot create scratch directory '%s'", scratch);
+	*rc = -2;
+	if (strchr(scratch, '\n') || strchr(scratch, '\r')) {
+		error("cannot use scratch directory '%s': a line break in the "
+		      "name; use another --scratch", scratch);
 		return NULL;
 	}
-	/* The loop driver reports canonical backing paths; match them. */
-	real = realpath(scratch, NULL);
-	if (!real)
-		error_errno("cannot resolve '%s'", scratch);
+	/* A sticky shared directory (/tmp, a tmpfs root): a private
+	 * directory of ours beneath it, checked like any scratch. */
+	if (!stat(scratch, &st) && S_ISDIR(st.st_mode) &&
+	    (st.st_mode & S_ISVTX) && (st.st_mode & (S_IWGRP | S_IWOTH)))
+		scratch = priv = xasprintf("%s/fslab.%u", scratch,
+					   (unsigned)geteuid());
+	*fd = safedir_open(scratch, &real, why, sizeof(why));
+	if (*fd < 0) {
+		error("cannot use scratch directory '%s': %s", scratch, why);
+		free(priv);
+		return NULL;
+	}
+	free(priv);
+	*rc = -1;
 	return real;
+}
+
+/*
+ * Mark the scratch directory of path and journal it, right before the
+ * first thing fslab creates there (so a refused run creates nothing).
+ */
+static int journal_scratch(const char *path)
+{
+	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	int ret = state_scratch(dir);
+
+	free(dir);
+	return ret;
 }
 
 static int check_space(const char *dir, uint64_t size)
@@ -103,90 +135,148 @@ static int check_space(const char *dir, uint64_t size)
 	return -2;
 }
 
-static bool path_exists(const char *p)
-{
-	struct stat st;
-
-	return lstat(p, &st) == 0 || errno != ENOENT;
-}
-
-/* <scratch>/<tag>-<n>.img and .mnt, with n the first unused number. */
+/*
+ * <scratch>/<tag>-<n>-<nonce>.img and .mnt.  The nonce keeps a new run's
+ * names apart from a dead run's journal even when the pid is reused.
+ */
 static void pick_names(const char *scratch, const char *tag, char **img,
 		       char **mnt)
 {
 	static unsigned next;
+	unsigned long long nonce = 0;
 	char *deftag = NULL;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
 
+	if (fd < 0 || read(fd, &nonce, sizeof(nonce)) != (ssize_t)sizeof(nonce))
+		nonce = realtime_ns();
+	if (fd >= 0)
+		close(fd);
 	if (!tag || !*tag)
 		tag = deftag = xasprintf("fslab-%ld", (long)getpid());
-	for (;; next++) {
-		*img = xasprintf("%s/%s-%u.img", scratch, tag, next);
-		*mnt = xasprintf("%s/%s-%u.mnt", scratch, tag, next);
-		if (!path_exists(*img) && !path_exists(*mnt))
-			break;
-		free(*img);
-		free(*mnt);
-	}
+	*img = xasprintf("%s/%s-%u-%08llx.img", scratch, tag, next,
+			 nonce & 0xffffffffULL);
+	*mnt = xasprintf("%s/%s-%u-%08llx.mnt", scratch, tag, next,
+			 nonce & 0xffffffffULL);
 	next++;
 	free(deftag);
 }
 
-static int make_image(struct target *t, char *img)
+static const char *base_name(const char *path)
 {
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/*
+ * The image is created O_EXCL in the scratch directory we hold open and
+ * stays open until the loop device is configured from that very fd.
+ */
+static int make_image(struct target *t, char *img, int *ifd)
+{
+	struct stat st;
 	int fd;
 
-	if (state_record("image", img) < 0)
+	if (journal_scratch(img) < 0 || state_record("image", img) < 0)
 		return -1;
-	fd = open(img, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = openat(t->scratch_fd, base_name(img), O_RDWR | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		error_errno("cannot create image '%s'", img);
 		state_done("image", img);
 		return -1;
 	}
 	t->image = img;
+	if (fstat(fd, &st) < 0 ||
+	    state_ident("image", (unsigned long long)st.st_dev,
+			(unsigned long long)st.st_ino, img) < 0) {
+		close(fd);
+		return -1;
+	}
 	if (ftruncate(fd, (off_t)t->size) < 0) {
 		error_errno("cannot size image '%s'", img);
 		close(fd);
 		return -1;
 	}
-	close(fd);
+	*ifd = fd;
 	return 0;
 }
 
-static int attach_loop(struct target *t)
+/* The image's fd, opened by name only right after its O_EXCL creation. */
+static int attach_loop(struct target *t, int ifd)
 {
+	int ret;
+
 	if (state_record("loop", t->image) < 0)
 		return -1;
-	if (loop_attach(t->image, &t->loop_fd, &t->device) < 0) {
+	ret = loop_attach_fd(ifd, t->image, &t->loop_fd, &t->device);
+	if (ret < 0)
 		state_done("loop", t->image);
-		return -1;
+	return ret;
+}
+
+/* Test hook: FSLAB_TEST_HOOK_<POINT>=cmd runs cmd there (tests only). */
+static void test_hook(const char *point, const char *path)
+{
+	char *var = xasprintf("FSLAB_TEST_HOOK_%s", point);
+	const char *cmd = getenv(var);
+
+	free(var);
+	if (cmd && *cmd) {
+		char *argv[] = { (char *)"sh", (char *)"-c", (char *)cmd,
+				 (char *)"hook", (char *)path, NULL };
+
+		run_cmd(argv, NULL, false);
 	}
-	return 0;
 }
 
 static int make_mountpoint(struct target *t, char *mnt)
 {
-	if (state_record("mountpoint", mnt) < 0)
+	struct stat st;
+
+	if (journal_scratch(mnt) < 0 || state_record("mountpoint", mnt) < 0)
 		return -1;
-	if (mkdir(mnt, 0700) < 0) {
+	if (mkdirat(t->scratch_fd, base_name(mnt), 0700) < 0) {
 		error_errno("cannot create mount point '%s'", mnt);
 		state_done("mountpoint", mnt);
 		return -1;
 	}
 	t->mnt = mnt;
+	t->mnt_fd = openat(t->scratch_fd, base_name(mnt), O_PATH | O_DIRECTORY |
+			   O_NOFOLLOW | O_CLOEXEC);
+	if (t->mnt_fd < 0 || fstat(t->mnt_fd, &st) < 0)
+		return error_errno("cannot open mount point '%s'", mnt);
+	return state_ident("mountpoint", (unsigned long long)st.st_dev,
+			   (unsigned long long)st.st_ino, mnt);
+}
+
+/* Journal the mount with the device it must come from, then mount. */
+static int do_mount(struct target *t)
+{
+	struct stat st;
+
+	if (stat(t->device, &st) < 0 || !S_ISBLK(st.st_mode))
+		return error("'%s' is not a block device", t->device);
+	if (state_record("mount", t->mnt) < 0 ||
+	    state_ident("mount", (unsigned long long)st.st_rdev, 0, t->mnt) < 0)
+		return -1;
+	test_hook("MOUNT", t->mnt);
+	if (mount_fs_at(t->device, t->mnt_fd, t->mnt, t->fstype,
+			t->spec.mount_opts, &t->root_fd) < 0) {
+		state_done("mount", t->mnt);
+		return -1;
+	}
+	t->mounted = true;
+	/* Workloads use the name: it must lead to what we mounted. */
+	if (!mount_name_is_root(t->mnt, t->root_fd))
+		return error("mount point '%s' was replaced while fslab "
+			     "mounted on it; refusing to use it", t->mnt);
 	return 0;
 }
 
 static int mount_target(struct target *t)
 {
-	if (state_record("mount", t->mnt) < 0)
-		return -1;
-	if (mount_fs(t->device, t->mnt, t->fstype, t->spec.mount_opts) < 0) {
-		state_done("mount", t->mnt);
-		return -1;
-	}
-	t->mounted = true;
-	return 0;
+	return do_mount(t);
 }
 
 static int umount_target(struct target *t)
@@ -196,7 +286,7 @@ static int umount_target(struct target *t)
 	if (!t->mounted)
 		return 0;
 	for (i = 0; i < UMOUNT_TRIES; i++) {
-		if (!mount_umount(t->mnt, false))
+		if (!mount_umount_at(t->mnt, &t->root_fd, false))
 			break;
 		if (errno != EBUSY)
 			return error_errno("cannot unmount '%s'", t->mnt);
@@ -235,25 +325,28 @@ static int setup_loop(struct target *t, const struct target_env *env)
 {
 	char *scratch, *img, *mnt;
 	const char *slash;
-	int ret;
+	int ret, ifd = -1;
 
 	if ((ret = need_root(&t->spec)) || (ret = mkfs_check(t->fstype)))
 		return ret;
 	scratch = scratch_prepare(env->scratch ? env->scratch :
-				  TARGET_DEFAULT_SCRATCH);
+				  TARGET_DEFAULT_SCRATCH, &t->scratch_fd, &ret);
 	if (!scratch)
-		return -1;
+		return ret;
 	t->size = t->spec.size;
 	if ((ret = check_space(scratch, t->size)) < 0)
 		goto out;
 	pick_names(scratch, env->tag, &img, &mnt);
-	if ((ret = make_image(t, img)) < 0) {
+	if ((ret = make_image(t, img, &ifd)) < 0) {
 		if (!t->image)
 			free(img);
 		free(mnt);
 		goto out;
 	}
-	if ((ret = attach_loop(t)) < 0) {
+	test_hook("IMAGE", t->image);
+	ret = attach_loop(t, ifd);
+	close(ifd);
+	if (ret < 0) {
 		free(mnt);
 		goto out;
 	}
@@ -277,6 +370,46 @@ out:
 }
 
 /*
+ * The golden image must be what its .meta says (size and checksum), in a
+ * golden/ directory nobody else can write to: an aged: target starts from
+ * exactly the state `fslab age --save` recorded, or not at all.  -2.
+ */
+static int golden_verify(const char *scratch, const char *golden,
+			 const struct golden_meta *m)
+{
+	char why[768], sum[64], *gdir = path_join(scratch, "golden");
+	struct stat st;
+	int rc = safedir_check(gdir, why, sizeof(why));
+
+	free(gdir);
+	if (rc < 0) {
+		error("cannot use the golden images: %s", why);
+		return -2;
+	}
+	if (lstat(golden, &st) < 0 || !S_ISREG(st.st_mode)) {
+		error("golden image '%s' is missing or not a regular file",
+		      golden);
+		return -2;
+	}
+	if ((uint64_t)st.st_size != m->size) {
+		error("golden image '%s' is %llu bytes, its .meta says %llu: "
+		      "save it again with 'fslab age --save'", golden,
+		      (unsigned long long)st.st_size,
+		      (unsigned long long)m->size);
+		return -2;
+	}
+	if (golden_checksum(golden, sum, sizeof(sum)) < 0)
+		return -1;
+	if (strcmp(sum, m->checksum)) {
+		error("golden image '%s' does not match the checksum in its "
+		      ".meta (%s, recorded %s): save it again with 'fslab age "
+		      "--save'", golden, sum, m->checksum);
+		return -2;
+	}
+	return 0;
+}
+
+/*
  * aged:NAME - copy the golden image to a new journaled image (refused
  * when the scratch filesystem lacks room), then attach and mount it like
  * a loop image: every use starts from the same aged state.
@@ -286,14 +419,15 @@ static int setup_aged(struct target *t, const struct target_env *env)
 	struct golden_meta m;
 	char *scratch, *img, *mnt, *golden = NULL;
 	const char *slash;
-	int ret;
+	struct stat st;
+	int ret, ifd;
 
 	if ((ret = need_root(&t->spec)))
 		return ret;
 	scratch = scratch_prepare(env->scratch ? env->scratch :
-				  TARGET_DEFAULT_SCRATCH);
+				  TARGET_DEFAULT_SCRATCH, &t->scratch_fd, &ret);
 	if (!scratch)
-		return -1;
+		return ret;
 	if (golden_load_meta(scratch, t->spec.path, &m) < 0) {
 		free(scratch);
 		return -2;
@@ -309,8 +443,11 @@ static int setup_aged(struct target *t, const struct target_env *env)
 	t->mkfs_version = m.mkfs_version ? xstrdup(m.mkfs_version) : NULL;
 	t->size = m.size;
 	golden = golden_image_path(scratch, t->spec.path);
+	if ((ret = golden_verify(scratch, golden, &m)) < 0)
+		goto out;
 	pick_names(scratch, env->tag, &img, &mnt);
-	if ((ret = state_record("image", img)) < 0) {
+	if ((ret = journal_scratch(img)) < 0 ||
+	    (ret = state_record("image", img)) < 0) {
 		free(img);
 		free(mnt);
 		goto out;
@@ -322,7 +459,20 @@ static int setup_aged(struct target *t, const struct target_env *env)
 		goto out;
 	}
 	t->image = img;
-	if ((ret = attach_loop(t)) < 0) {
+	ifd = openat(t->scratch_fd, base_name(img), O_RDWR | O_NOFOLLOW |
+		     O_CLOEXEC);
+	if (ifd < 0 || fstat(ifd, &st) < 0 ||
+	    state_ident("image", (unsigned long long)st.st_dev,
+			(unsigned long long)st.st_ino, img) < 0) {
+		ret = ifd < 0 ? error_errno("cannot open '%s'", img) : -1;
+		if (ifd >= 0)
+			close(ifd);
+		free(mnt);
+		goto out;
+	}
+	ret = attach_loop(t, ifd);
+	close(ifd);
+	if (ret < 0) {
 		free(mnt);
 		goto out;
 	}
@@ -351,9 +501,9 @@ static int setup_dev(struct target *t, const struct target_env *env)
 	if (stat(t->spec.path, &st) == 0)
 		t->devname = blkdev_sysname(st.st_rdev);
 	scratch = scratch_prepare(env->scratch ? env->scratch :
-				  TARGET_DEFAULT_SCRATCH);
+				  TARGET_DEFAULT_SCRATCH, &t->scratch_fd, &ret);
 	if (!scratch)
-		return -1;
+		return ret;
 	t->device = xstrdup(t->spec.path);
 	ret = mkfs_run(t->fstype, t->device, t->spec.mkfs_args,
 		       &t->mkfs_version);
@@ -445,7 +595,7 @@ int target_setup(struct target *t, const struct target_spec *spec,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	t->loop_fd = -1;
+	t->loop_fd = t->scratch_fd = t->mnt_fd = t->root_fd = -1;
 	spec_copy(&t->spec, spec);
 	t->fstype = xstrdup_or_null(spec->fstype);
 	switch (spec->kind) {
@@ -483,18 +633,27 @@ int target_teardown(struct target *t)
 			state_done("loop", t->image);
 		t->loop_fd = -1;
 	}
+	/* Through the scratch fd: the names we created, where we made them. */
 	if (t->image) {
-		if (unlink(t->image) < 0 && errno != ENOENT)
+		if (unlinkat(t->scratch_fd, base_name(t->image), 0) < 0 &&
+		    errno != ENOENT)
 			ret = error_errno("cannot remove '%s'", t->image);
 		else
 			state_done("image", t->image);
 	}
+	if (t->mnt_fd >= 0)
+		close(t->mnt_fd);
+	if (t->root_fd >= 0)
+		close(t->root_fd);
 	if (t->mnt) {
-		if (rmdir(t->mnt) < 0 && errno != ENOENT)
+		if (unlinkat(t->scratch_fd, base_name(t->mnt),
+			     AT_REMOVEDIR) < 0 && errno != ENOENT)
 			ret = error_errno("cannot remove '%s'", t->mnt);
 		else
 			state_done("mountpoint", t->mnt);
 	}
+	if (t->scratch_fd >= 0)
+		close(t->scratch_fd);
 	target_spec_release(&t->spec);
 	free(t->image);
 	free(t->device);
@@ -506,7 +665,7 @@ int target_teardown(struct target *t)
 	free(t->mkfs_version);
 	free(t->eff_mount_opts);
 	memset(t, 0, sizeof(*t));
-	t->loop_fd = -1;
+	t->loop_fd = t->scratch_fd = t->mnt_fd = t->root_fd = -1;
 	return ret;
 }
 
@@ -580,13 +739,8 @@ int target_mount_again(struct target *t)
 	if (t->mounted)
 		return 0;
 	/* Journal the remount like the first mount: it may fail half-way. */
-	if (state_record("mount", t->mnt) < 0)
+	if (do_mount(t) < 0)
 		return -1;
-	if (mount_fs(t->device, t->mnt, t->fstype, t->spec.mount_opts) < 0) {
-		state_done("mount", t->mnt);
-		return -1;
-	}
-	t->mounted = true;
 	free(t->eff_mount_opts);
 	t->eff_mount_opts = mount_options(t->mnt);
 	return 0;

@@ -91,6 +91,9 @@ struct target {
 	char *eff_mount_opts;
 	uint64_t size;
 	int loop_fd;       /* held open so LO_FLAGS_AUTOCLEAR keeps it bound */
+	int scratch_fd;    /* the scratch directory, checked safe */
+	int mnt_fd;        /* the mount point we created (O_PATH) */
+	int root_fd;       /* the root of our mount, from fsmount (O_PATH) */
 	bool mounted;
 	bool warned_cold;  /* the dir: cold-cache warning was printed */
 };

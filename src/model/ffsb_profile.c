@@ -22,6 +22,7 @@
 
 #include "util/opt.h"
 #include "util/suggest.h"
+#include "util/splitmix.h"
 #include "util/util.h"
 
 static const char *const op_names[FFSB_OP_NR] = {
@@ -165,11 +166,7 @@ uint64_t ffsb_choose_size(const struct ffsb_fs *fs, struct pyrand *r)
 
 uint64_t ffsb_thread_seed(uint64_t seed, unsigned thread)
 {
-	uint64_t z = seed + 0x9e3779b97f4a7c15ULL * ((uint64_t)thread + 1);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64_mix(seed + SPLITMIX64_GAMMA * ((uint64_t)thread + 1));
 }
 
 /* ---- the parser ---- */
@@ -661,7 +658,8 @@ static int section_line(struct parser *ps, char *s)
 	int num = -1;
 
 	if (!close || close[1])
-		return perr(ps, ps->line, "bad section header '%s'", s);
+		return perr(ps, ps->line, "bad section header (want "
+			    "'[name]' alone on its line)");
 	*close = '\0';
 	s++;
 	for (d = s; isalpha((unsigned char)*d); d++)
@@ -670,8 +668,8 @@ static int section_line(struct parser *ps, char *s)
 		long long n;
 
 		if (parse_int(d, 0, 9999, &n))
-			return perr(ps, ps->line, "bad section header '[%s]'",
-				    s);
+			return perr(ps, ps->line, "bad section header (want "
+				    "'[name]' or '[nameN]')");
 		num = (int)n;
 		*d = '\0';
 	}
@@ -699,8 +697,9 @@ static int parse_line(struct parser *ps, char *s)
 	while (isalnum((unsigned char)*s) || *s == '_')
 		s++;
 	if (s == key || (*s && *s != '=' && !isspace((unsigned char)*s)))
-		return perr(ps, ps->line, "cannot read '%s' (want key = value)",
-			    key);
+		/* No echo: the file may be anything root can read. */
+		return perr(ps, ps->line, "not a 'key = value' line or a "
+			    "[section]; is this an FFSB profile?");
 	val = s + strspn(s, " \t");
 	if (*val == '=')
 		val++;
@@ -716,6 +715,33 @@ static bool tg_has(const struct ffsb_tg *tg, const enum ffsb_op *ops,
 		if (tg->weight[ops[i]])
 			return true;
 	return false;
+}
+
+/*
+ * Every count a profile sets has a ceiling that keeps a run within one
+ * machine: a thread costs a stack and a buffer, a file a table entry
+ * (num_threads = 100000 once woke the OOM killer).
+ */
+static int check_caps(struct parser *ps, const struct ffsb_profile *p)
+{
+	uint64_t threads = 0, files = 0, dirs = 0;
+
+	for (size_t i = 0; i < p->nr_tg; i++) {
+		threads += p->tg[i].num_threads;
+		if (threads > FFSB_MAX_THREADS)
+			return perr(ps, p->tg[i].line, "more than %d threads "
+				    "in all threadgroups", FFSB_MAX_THREADS);
+	}
+	for (size_t i = 0; i < p->nr_fs; i++) {
+		files += p->fs[i].num_files;
+		dirs += p->fs[i].num_dirs;
+		if (files > FFSB_MAX_FILES || dirs > FFSB_MAX_DIRS)
+			return perr(ps, p->fs[i].line, "more than %llu files "
+				    "or %llu directories in all filesystems",
+				    (unsigned long long)FFSB_MAX_FILES,
+				    (unsigned long long)FFSB_MAX_DIRS);
+	}
+	return 0;
 }
 
 static int validate_fs(struct parser *ps, struct ffsb_fs *fs)
@@ -906,6 +932,8 @@ int ffsb_profile_parse(const char *text, const char *name,
 		ret = validate_fs(&ps, &p->fs[i]);
 	for (size_t i = 0; !ret && i < p->nr_tg; i++)
 		ret = validate_tg(&ps, &p->tg[i]);
+	if (!ret)
+		ret = check_caps(&ps, p);
 	free(copy);
 	if (ret)
 		ffsb_profile_release(p);

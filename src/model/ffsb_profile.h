@@ -16,6 +16,11 @@
 #ifndef FSLAB_FFSB_PROFILE_H
 #define FSLAB_FFSB_PROFILE_H
 
+/* Ceilings on what a profile may ask for (summed over its sections). */
+#define FFSB_MAX_THREADS 1024
+#define FFSB_MAX_FILES 10000000ULL
+#define FFSB_MAX_DIRS 1000000ULL
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

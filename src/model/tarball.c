@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -86,6 +87,20 @@ int tarball_open_memory(struct tarball *t, const void *buf, size_t len,
 	return 0;
 }
 
+int tarball_open_fd(struct tarball *t, int fd, const char *name)
+{
+	memset(t, 0, sizeof(*t));
+	t->a = new_reader();
+	t->name = xstrdup(name);
+	if (archive_read_open_fd(t->a, fd, TAR_BLOCK) != ARCHIVE_OK) {
+		error("cannot read tarball '%s': %s", name,
+		      archive_error_string(t->a));
+		tarball_close(t);
+		return -1;
+	}
+	return 0;
+}
+
 void tarball_close(struct tarball *t)
 {
 	if (t->a)
@@ -93,6 +108,7 @@ void tarball_close(struct tarball *t)
 	free(t->name);
 	t->a = NULL;
 	t->name = NULL;
+	treemodel_release(&t->links);
 }
 
 int tarball_norm_path(const char *in, char *out, size_t outlen)
@@ -133,6 +149,31 @@ int tarball_norm_path(const char *in, char *out, size_t outlen)
 	return 0;
 }
 
+/*
+ * Tar-slip: "esc -> /outside" then "esc/pwned" would write outside the
+ * tree, and so would a file entry that reuses a symlink's name.  Any
+ * entry at or beneath an earlier symlink is refused (a symlink may
+ * replace a symlink), naming the entry's number in the archive.
+ */
+static int refuse_under_link(struct tarball *t, const char *path,
+			     mode_t type)
+{
+	const struct tm_entry *self = treemodel_get(&t->links, path);
+	char buf[PATH_MAX];
+	const char *link = treemodel_link_parent(&t->links, path, buf,
+						 sizeof(buf));
+
+	if (link)
+		return error("%s: entry %zu: '%s' lies beneath the symlink "
+			     "'%s'; refusing the tarball", t->name, t->nr,
+			     path, link);
+	if (self && type != AE_IFLNK)
+		return error("%s: entry %zu: '%s' would be written through "
+			     "the symlink of the same name; refusing the "
+			     "tarball", t->name, t->nr, path);
+	return 0;
+}
+
 int tarball_next(struct tarball *t, struct tar_entry *e)
 {
 	for (;;) {
@@ -150,11 +191,14 @@ int tarball_next(struct tarball *t, struct tar_entry *e)
 		if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
 			return error("bad tarball '%s': %s", t->name,
 				     archive_error_string(t->a));
+		t->nr++;
 		p = archive_entry_pathname(ae);
 		if (!p || tarball_norm_path(p, t->path, sizeof(t->path))) {
 			t->skipped++;
 			continue;
 		}
+		if (refuse_under_link(t, t->path, archive_entry_filetype(ae)))
+			return -1;
 		memset(e, 0, sizeof(*e));
 		e->path = t->path;
 		e->mode = archive_entry_perm(ae) & 07777;
@@ -166,6 +210,8 @@ int tarball_next(struct tarball *t, struct tar_entry *e)
 				t->skipped++;
 				continue;
 			}
+			if (refuse_under_link(t, t->target, AE_IFREG))
+				return -1;
 			e->type = TM_FILE;
 			e->hardlink = true;
 			e->target = t->target;
@@ -187,6 +233,7 @@ int tarball_next(struct tarball *t, struct tar_entry *e)
 				continue;
 			}
 			strcpy(t->target, sl);
+			treemodel_set_link(&t->links, t->path, sl);
 			e->type = TM_LINK;
 			e->target = t->target;
 			return 1;
@@ -211,6 +258,63 @@ ssize_t tarball_read(struct tarball *t, void *buf, size_t len)
 		return -1;
 	}
 	return (ssize_t)n;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int tarball_decompress_fd(const char *path, int fd, uint64_t *cpu_ns)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *ae;
+	uint64_t cpu0 = thread_cpu_ns();
+	char *b = xmalloc(TAR_BLOCK);
+	int ret = 0;
+
+	if (!a)
+		die("out of memory");
+	archive_read_support_filter_all(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_filename(a, path, TAR_BLOCK) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &ae) != ARCHIVE_OK) {
+		ret = error("cannot open tarball '%s': %s", path,
+			    archive_error_string(a));
+		goto out;
+	}
+	for (;;) {
+		la_ssize_t r = archive_read_data(a, b, TAR_BLOCK);
+
+		if (r < 0) {
+			ret = error("cannot decompress '%s': %s", path,
+				    archive_error_string(a));
+			break;
+		}
+		if (!r)
+			break;
+		/* EPIPE: the reader stopped early and says why itself */
+		if (write_all(fd, b, (size_t)r)) {
+			ret = errno == EPIPE ? 0 : error_errno("cannot pass "
+						"on '%s'", path);
+			break;
+		}
+	}
+out:
+	archive_read_free(a);
+	free(b);
+	*cpu_ns = thread_cpu_ns() - cpu0;
+	return ret;
 }
 
 int tarball_decompress(const char *path, char **buf, size_t *len)

@@ -37,6 +37,8 @@ struct tarball {
 	uint64_t lib_ns;            /* wall time inside libarchive */
 	uint64_t lib_cpu_ns;        /* this thread's CPU inside libarchive */
 	size_t skipped;             /* entries not returned (see above) */
+	size_t nr;                  /* entries read, for messages */
+	struct treemodel links;     /* symlink entries so far */
 	char path[PATH_MAX];
 	char target[PATH_MAX];
 };
@@ -50,7 +52,17 @@ int tarball_open_memory(struct tarball *t, const void *buf, size_t len,
 int tarball_next(struct tarball *t, struct tar_entry *e);
 /* Data of the current file entry: bytes read, 0 at its end, or -1. */
 ssize_t tarball_read(struct tarball *t, void *buf, size_t len);
+/* Open an uncompressed tar stream read from fd (a pipe). */
+int tarball_open_fd(struct tarball *t, int fd, const char *name);
 void tarball_close(struct tarball *t);
+/*
+ * Decompress the file into fd as an uncompressed tar stream, as bzip2
+ * does for `tar xjf`: run in a thread of its own so the caller unpacks
+ * while it decompresses.  *cpu_ns gets this thread's CPU time.  A reader
+ * that closed its end (EPIPE) is not an error.  0, or -1 (message
+ * printed).
+ */
+int tarball_decompress_fd(const char *path, int fd, uint64_t *cpu_ns);
 /*
  * Decompress the whole file into memory (an uncompressed tar), for
  * runs whose timed phase must be filesystem work only.  *buf is

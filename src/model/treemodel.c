@@ -162,6 +162,35 @@ static bool has_dotdot(const char *path)
 	return false;
 }
 
+const char *treemodel_link_parent(const struct treemodel *m, const char *path,
+				  char *buf, size_t len)
+{
+	for (const char *c = path; (c = strchr(c, '/')); c++) {
+		const struct tm_entry *e;
+		size_t n = (size_t)(c - path);
+
+		if (n >= len)
+			break;
+		memcpy(buf, path, n);
+		buf[n] = '\0';
+		e = treemodel_get(m, buf);
+		if (e && e->type == TM_LINK)
+			return buf;
+	}
+	return NULL;
+}
+
+/* Does m hold an entry beneath path (path/...)? */
+static const char *has_below(const struct treemodel *m, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < m->nr; i++)
+		if (!strncmp(m->e[i].path, path, n) && m->e[i].path[n] == '/')
+			return m->e[i].path;
+	return NULL;
+}
+
 int treemodel_parse(struct treemodel *m, const char *text, size_t len,
 		    const char *name)
 {
@@ -170,9 +199,9 @@ int treemodel_parse(struct treemodel *m, const char *text, size_t len,
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *w1, *w2, *cur = p;
+		const char *w1, *w2, *cur = p, *below;
 		size_t l1 = 0, l2 = 0, l3 = 0;
-		char path[4096], num[32];
+		char path[4096], num[32], target_buf[4096];
 		uint64_t size;
 
 		if (!eol)
@@ -196,6 +225,12 @@ int treemodel_parse(struct treemodel *m, const char *text, size_t len,
 		if (has_dotdot(path))
 			return error("%s:%lu: '%s' leaves the tree (want no "
 				     "'..' component)", name, line, path);
+		/* Written through a symlink, it could land anywhere. */
+		if (treemodel_link_parent(m, path, target_buf,
+					  sizeof(target_buf)))
+			return error("%s:%lu: '%s' lies beneath the symlink "
+				     "'%s' (want no entry under a link)", name,
+				     line, path, target_buf);
 		if (!w2 && l1 > 1 && path[l1 - 1] == '/') {
 			path[l1 - 1] = '\0';
 			treemodel_set_dir(m, path);
@@ -214,6 +249,12 @@ int treemodel_parse(struct treemodel *m, const char *text, size_t len,
 					     line);
 			memcpy(target, w3, l3);
 			target[l3] = '\0';
+			below = has_below(m, path);
+			if (below)
+				return error("%s:%lu: link '%s' would stand "
+					     "above '%s' (want no entry under "
+					     "a link)", name, line, path,
+					     below);
 			treemodel_set_link(m, path, target);
 			continue;
 		}

@@ -59,6 +59,13 @@ int treemodel_set_link(struct treemodel *m, const char *path,
 const struct tm_entry *treemodel_get(const struct treemodel *m,
 				     const char *path);
 /*
+ * The first ancestor of path that m holds as a symlink (copied into buf),
+ * or NULL.  An entry beneath a symlink is refused by the parsers: created
+ * through the link, it would land outside the tree.
+ */
+const char *treemodel_link_parent(const struct treemodel *m, const char *path,
+				  char *buf, size_t len);
+/*
  * Parse the data format from text (len bytes); name labels messages
  * ("name:line: ...").  Appends to m.  0, or -1 after printing the error.
  */

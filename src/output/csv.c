@@ -16,15 +16,25 @@ static const char *better_name(enum better b)
 
 void csv_field(FILE *out, const char *s, bool first)
 {
+	bool formula;
+
 	if (!first)
 		fputc(',', out);
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
+	/*
+	 * A spreadsheet runs a cell that starts with = + - @ (or tab/CR)
+	 * as a formula; a tag or a command line must stay text (OWASP's
+	 * advice: a leading quote, the cell quoted).
+	 */
+	formula = *s && strchr("=+-@\t\r", *s);
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);

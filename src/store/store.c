@@ -478,6 +478,101 @@ static int make_parent_dir(const char *path)
 	return rc;
 }
 
+/* A schema-less file with tables in it is someone else's database. */
+static int not_empty(struct store *st)
+{
+	int nr = 0, rc;
+
+	if (query_int(st, "SELECT count(*) FROM sqlite_master", &nr, &rc))
+		return db_error(st, "read the schema");
+	if (nr)
+		return error("'%s' is an SQLite database but not an fslab one",
+			     st->path);
+	return 0;
+}
+
+/* "file:" URI of path with ?immutable=1, for read-only media. */
+static char *immutable_uri(const char *path)
+{
+	struct strbuf_lite {
+		char *s;
+		size_t n, alloc;
+	} b = { NULL, 0, 0 };
+	static const char hex[] = "0123456789ABCDEF";
+	const char *tail = "?immutable=1";
+
+	ALLOC_GROW(b.s, strlen(path) * 3 + strlen(tail) + 8, b.alloc);
+	memcpy(b.s, "file:", 5);
+	b.n = 5;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if (*c == '%' || *c == '?' || *c == '#' || *c < 0x20) {
+			b.s[b.n++] = '%';
+			b.s[b.n++] = hex[*c >> 4];
+			b.s[b.n++] = hex[*c & 15];
+		} else {
+			b.s[b.n++] = (char)*c;
+		}
+	}
+	strcpy(b.s + b.n, tail);
+	return b.s;
+}
+
+static int open_ro(struct store *st, bool immutable)
+{
+	char *uri = immutable ? immutable_uri(st->path) : NULL;
+	int rc;
+
+	if (st->db)
+		sqlite3_close(st->db);
+	st->db = NULL;
+	rc = sqlite3_open_v2(uri ? uri : st->path, &st->db,
+			     SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX |
+			     (uri ? SQLITE_OPEN_URI : 0), NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return error("cannot open '%s': %s", st->path,
+			     st->db ? sqlite3_errmsg(st->db) :
+			     sqlite3_errstr(rc));
+	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
+	return 0;
+}
+
+static int store_open_readonly(const char *path, struct store **out)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	int version = 0, rc;
+
+	*out = NULL;
+	st->path = xstrdup(path);
+	if (open_ro(st, false))
+		goto fail;
+	/*
+	 * A WAL database needs its -shm file; where that cannot be made
+	 * (a read-only medium or directory) read the file as immutable.
+	 */
+	if (query_int(st, "PRAGMA user_version", &version, &rc)) {
+		if ((rc & 0xff) != SQLITE_CANTOPEN || open_ro(st, true) ||
+		    read_version(st, &version))
+			goto fail_msg;
+	}
+	if (check_version(st, version))
+		goto fail;
+	if (!version) {
+		error("'%s' is not an fslab results database", path);
+		goto fail;
+	}
+	*out = st;
+	return 0;
+fail_msg:
+	if (rc == SQLITE_NOTADB)
+		error("'%s' is not an SQLite database", path);
+	else if (st->db)
+		db_error(st, "read the schema version");
+fail:
+	store_close(st);
+	return -1;
+}
+
 int store_open(const char *path, struct store **out)
 {
 	struct store *st;
@@ -498,7 +593,8 @@ int store_open(const char *path, struct store **out)
 	}
 	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
 	/* Refuse a foreign or future file before changing anything in it. */
-	if (read_version(st, &version) || check_version(st, version))
+	if (read_version(st, &version) || check_version(st, version) ||
+	    (!version && not_empty(st)))
 		goto fail;
 	if (exec_retry(st, "PRAGMA journal_mode = WAL", "enable WAL") ||
 	    exec_retry(st, "PRAGMA foreign_keys = ON", "enable foreign keys") ||
@@ -1023,13 +1119,14 @@ static int load_wlruns(struct store *st, struct run_rec *r, bool phases)
  * A "running" row whose writer died can never finish.  Only a process
  * on this host can be checked; elsewhere it may really be running.
  */
-static bool run_is_dead(const char *host, int64_t pid)
+static bool run_is_dead(const char *host, int64_t pid, int64_t started)
 {
 	struct utsname u;
 
 	if (pid <= 0 || !host || uname(&u) < 0 || strcmp(u.nodename, host))
 		return false;
-	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	/* A pid reused by a process started after the run is no writer. */
+	return !proc_is_same((long)pid, started);
 }
 
 static void mark_incomplete(struct run_rec *r)
@@ -1084,7 +1181,7 @@ static int load_run(struct store *st, int64_t run_id, bool phases,
 		return -1;
 	}
 	if (r->status && !strcmp(r->status, "running") &&
-	    run_is_dead(r->host, pid))
+	    run_is_dead(r->host, pid, r->started))
 		mark_incomplete(r);
 	*out = r;
 	return 0;
@@ -1220,7 +1317,7 @@ int store_open_existing(const char *db, struct store **out)
 	if (access(path, F_OK) < 0)
 		rc = error("no results database at '%s'", path);
 	else
-		rc = store_open(path, out);
+		rc = store_open_readonly(path, out);
 	free(path);
 	return rc;
 }

@@ -34,8 +34,10 @@ int store_open(const char *path, struct store **out) MUST_CHECK;
 void store_close(struct store *st);
 /*
  * For commands that only read: db (NULL = the default path) must already
- * exist ("no results database at '%s'" otherwise, and nothing is
- * created); then as store_open().
+ * exist ("no results database at '%s'" otherwise) and be an fslab
+ * database; it is opened SQLITE_OPEN_READONLY: nothing is created,
+ * migrated or switched to WAL, so a read-only file or a foreign SQLite
+ * file is left exactly as it was.
  */
 int store_open_existing(const char *db, struct store **out) MUST_CHECK;
 /* The file st was opened from (owned by st). */

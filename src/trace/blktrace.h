@@ -75,6 +75,9 @@ int trace_write_blk(const char *path, const struct trace_result *res);
 /* Stop every capture still running (error paths, signals).  0 or -1. */
 int trace_teardown(void);
 
+/* Register the undo handlers of the two journal entries below (state.h). */
+void trace_register_undo(void);
+
 /*
  * The "tracefs-instance" journal entry's replay (state.c): remove it if
  * it exists.  1 when it acted (or would), 0 when nothing was left, -1.

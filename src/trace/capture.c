@@ -716,3 +716,37 @@ int trace_cleanup_mount(const char *dir, int dry_run)
 	printf("unmounted tracefs from %s\n", dir);
 	return 1;
 }
+
+static int undo_instance(const struct undo_journal *j,
+			 const struct undo_entry *e, bool dry_run, bool verbose)
+{
+	(void)j;
+	(void)verbose;
+	return trace_cleanup_instance(e->arg, dry_run);
+}
+
+static int undo_tracefs_mount(const struct undo_journal *j,
+			      const struct undo_entry *e, bool dry_run,
+			      bool verbose)
+{
+	(void)j;
+	(void)verbose;
+	if (strcmp(e->arg, TRACEFS_DIR))
+		return error("'%s' is not where fslab mounts tracefs; leaving "
+			     "it", e->arg);
+	return trace_cleanup_mount(e->arg, dry_run);
+}
+
+static const struct undo_handler trace_undo[] = {
+	{ "tracefs-instance", "tracefs instance", UNDO_NAME, "fslab-", NULL,
+	  undo_instance, NULL },
+	{ "tracefs-mount", "tracefs mount on", 0, NULL, NULL,
+	  undo_tracefs_mount, NULL },
+};
+
+void trace_register_undo(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(trace_undo); i++)
+		state_register_undo(&trace_undo[i]);
+}
+

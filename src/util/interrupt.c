@@ -5,7 +5,9 @@
  */
 #include "util/interrupt.h"
 
+#include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,9 +39,31 @@ void interrupt_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* A closed output pipe is a stop request (output_gone), not death. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/*
+ * The reader of our output went away (`fslab run ... 2>&1 | head`).  With
+ * SIGPIPE ignored, a write to stdout or stderr fails instead of killing
+ * the run; once one has failed and the pipe shows POLLERR (no reader),
+ * that is a stop request like Ctrl-C, so the target is torn down.
+ */
+static bool output_gone(void)
+{
+	static volatile sig_atomic_t checked;
+	struct pollfd p[2] = { { 1, 0, 0 }, { 2, 0, 0 } };
+
+	if (checked || (!ferror_unlocked(stdout) && !ferror_unlocked(stderr)))
+		return false;
+	checked = 1;
+	return poll(p, 2, 0) > 0 && ((p[0].revents | p[1].revents) & POLLERR);
 }
 
 bool interrupt_requested(void)
 {
+	if (!requested && output_gone())
+		requested = 1;
 	return requested != 0;
 }

@@ -525,3 +525,56 @@ bool is_root(void)
 {
 	return geteuid() == 0;
 }
+
+int proc_starttime(long pid, unsigned long long *start, bool *zombie)
+{
+	char path[64], *s, *p;
+	int field;
+
+	if (pid <= 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	s = read_file(path, NULL);
+	if (!s)
+		return -1;
+	/* comm may hold spaces and parens: fields restart after the last ')' */
+	p = strrchr(s, ')');
+	if (!p || p[1] != ' ') {
+		free(s);
+		return -1;
+	}
+	p += 2;
+	if (zombie)
+		*zombie = *p == 'Z' || *p == 'X';
+	for (field = 3; field < 22 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p || sscanf(p, "%llu", start) != 1) {
+		free(s);
+		return -1;
+	}
+	free(s);
+	return 0;
+}
+
+bool proc_is_same(long pid, int64_t since)
+{
+	unsigned long long start, btime = 0;
+	char *stat, *p;
+	bool zombie = false;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (proc_starttime(pid, &start, &zombie) < 0 || zombie)
+		return false;
+	stat = read_file("/proc/stat", NULL);
+	p = stat ? strstr(stat, "\nbtime ") : NULL;
+	if (!p || sscanf(p + 7, "%llu", &btime) != 1 || hz <= 0) {
+		free(stat);
+		return true; /* cannot tell: it may be the one */
+	}
+	free(stat);
+	/* Started after `since` (a second of slack): pid reuse. */
+	return (int64_t)(btime + start / (unsigned long long)hz) <= since + 1;
+}

@@ -115,5 +115,15 @@ int run_cmd(char *const argv[], char **out, bool capture);
 
 /* True when running with effective uid 0. */
 bool is_root(void);
+/*
+ * Field 22 of /proc/<pid>/stat (start time in clock ticks since boot) and
+ * whether the process is a zombie.  0, or -1 when there is no such pid.
+ */
+int proc_starttime(long pid, unsigned long long *start, bool *zombie);
+/*
+ * Is pid alive and the process that was already running at wall-clock
+ * second since (not a later one that reused the pid)?
+ */
+bool proc_is_same(long pid, int64_t since);
 
 #endif

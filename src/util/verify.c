@@ -13,27 +13,24 @@
 #include <unistd.h>
 
 #include "util/interrupt.h"
+#include "util/splitmix.h"
 #include "util/util.h"
 #include "util/verify.h"
 
-#define GAMMA 0x9e3779b97f4a7c15ULL
-
-static inline uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static uint32_t hdr_check(uint64_t id, uint64_t block, uint64_t seed)
 {
-	return (uint32_t)mix64(id ^ mix64(block ^ mix64(seed ^ VERIFY_MAGIC)));
+	uint64_t k = splitmix64_mix(seed ^ VERIFY_MAGIC);
+
+	return (uint32_t)splitmix64_mix(id ^ splitmix64_mix(block ^ k));
 }
 
 /* The stream key: distinct per block, so no two blocks share a body. */
 static uint64_t body_key(uint64_t id, uint64_t block, uint64_t seed)
 {
-	return mix64(id + GAMMA * mix64(block + GAMMA * mix64(seed)));
+	uint64_t k = splitmix64_mix(block + SPLITMIX64_GAMMA *
+						 splitmix64_mix(seed));
+
+	return splitmix64_mix(id + SPLITMIX64_GAMMA * k);
 }
 
 uint64_t verify_file_id(const char *relpath)
@@ -61,7 +58,7 @@ static void gen_block(uint64_t seed, uint64_t id, uint64_t block,
 	w[2] = block;
 	w[3] = seed;
 	for (size_t i = VERIFY_HDR / 8; i < VERIFY_BLOCK / 8; i++)
-		w[i] = mix64(k + GAMMA * i);
+		w[i] = splitmix64_mix(k + SPLITMIX64_GAMMA * i);
 }
 
 void verify_fill(uint64_t seed, uint64_t id, uint64_t off, void *buf,

@@ -546,7 +546,7 @@ static int run_op(struct worker *w, enum ffsb_op op)
 		slot_name(s, (uint32_t)id, name, sizeof(name));
 		what = "create";
 		fd = openat(s->data_fd, name, O_WRONLY | O_CREAT | O_TRUNC |
-			    O_CLOEXEC | w->run->oflags, 0644);
+			    O_NOFOLLOW | O_CLOEXEC | w->run->oflags, 0644);
 		if (fd < 0)
 			break;
 		what = "write";
@@ -790,7 +790,7 @@ static int setup_set(struct fset *s, struct phase *ph, struct pyrand *rng,
 		id = slot_new(s);
 		slot_name(s, id, name, sizeof(name));
 		fd = openat(s->data_fd, name, O_WRONLY | O_CREAT | O_TRUNC |
-			    O_CLOEXEC, 0644);
+			    O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			phase_fail(ph, "cannot create '%s/data/%s': %s",
 				   s->dir, name, strerror(errno));
@@ -929,10 +929,6 @@ static void record_run(struct ffsb_run *r, struct phase *ph,
 	for (int i = 0; i < FFSB_OP_NR; i++) {
 		enum ffsb_op op = (enum ffsb_op)i;
 		double wp = weight_pct(&r->p, op);
-		static const struct { const char *n; double q; } qs[] = {
-			{ "lat_p50_ms", 0.50 }, { "lat_p95_ms", 0.95 },
-			{ "lat_p99_ms", 0.99 }, { "lat_max_ms", 1.0 },
-		};
 
 		if (!wp && !calls[op])
 			continue;
@@ -950,13 +946,7 @@ static void record_run(struct ffsb_run *r, struct phase *ph,
 		phase_metric(ph, name, (double)bytes[op], "B", BETTER_NONE);
 		if (!calls[op])
 			continue;
-		for (size_t q = 0; q < ARRAY_SIZE(qs); q++) {
-			metric_name(name, sizeof(name), op, qs[q].n);
-			phase_metric(ph, name,
-				     (double)lathist_quantile(&lat[op],
-							      qs[q].q) / 1e6,
-				     "ms", BETTER_LOWER);
-		}
+		phase_latency(ph, ffsb_op_name(op), &lat[op]);
 	}
 	free(lat);
 	phase_metric(ph, "transactions", (double)total, "transactions",
@@ -1129,23 +1119,6 @@ static int ffsb_run_fn(struct wl_ctx *ctx, const void *vopts)
 
 /* ---- the report, from stored phases only ---- */
 
-static const struct phase_rec *find_phase(const struct wlrun_rec *wr,
-					  const char *name)
-{
-	for (size_t i = 0; i < wr->nr_phases; i++)
-		if (!strcmp(wr->phases[i].name, name) &&
-		    wr->phases[i].status == PHASE_OK)
-			return &wr->phases[i];
-	return NULL;
-}
-
-static double mval(const struct phase_rec *p, const char *name)
-{
-	const struct metric *m = phase_rec_metric(p, name);
-
-	return m ? m->value : 0.0;
-}
-
 static double op_val(const struct phase_rec *p, enum ffsb_op op,
 		     const char *what, bool *have)
 {
@@ -1176,9 +1149,9 @@ static char *fmt_rate(char *buf, size_t len, double bytes_s)
 static void ffsb_report(FILE *out, const struct run_rec *run,
 			const struct wlrun_rec *wr)
 {
-	const struct phase_rec *p = find_phase(wr, "run");
-	const struct phase_rec *su = find_phase(wr, "setup");
-	double total, secs, tps;
+	const struct phase_rec *p = wlrun_rec_phase(wr, "run", true);
+	const struct phase_rec *su = wlrun_rec_phase(wr, "setup", true);
+	double total, secs, tps, threads;
 	char rb[32];
 	bool have;
 
@@ -1187,13 +1160,13 @@ static void ffsb_report(FILE *out, const struct run_rec *run,
 		fprintf(out, "\nffsb: no completed run phase\n");
 		return;
 	}
-	total = mval(p, "transactions");
-	secs = mval(p, "elapsed_s");
-	tps = mval(p, "tps");
+	total = phase_rec_value(p, "transactions", 0);
+	secs = phase_rec_value(p, "elapsed_s", 0);
+	tps = phase_rec_value(p, "tps", 0);
+	threads = phase_rec_value(p, "threads", 0);
 	fprintf(out, "\nffsb profile %s: %.0f s, %.0f thread%s, seed %.0f\n",
-		p->label ? p->label : "?", mval(p, "time_s"),
-		mval(p, "threads"), mval(p, "threads") == 1 ? "" : "s",
-		mval(p, "seed"));
+		p->label ? p->label : "?", phase_rec_value(p, "time_s", 0),
+		threads, threads == 1 ? "" : "s", phase_rec_value(p, "seed", 0));
 	if (su)
 		fprintf(out, "Setup: %llu files, %.1f MiB in %.2f sec "
 			"(untimed)\n", (unsigned long long)su->files,
@@ -1224,12 +1197,12 @@ static void ffsb_report(FILE *out, const struct run_rec *run,
 	fprintf(out, "-\n%.2f Transactions per Second\n\n", tps);
 	fprintf(out, "Throughput Results\n===================\n");
 	fprintf(out, "Read Throughput: %s\n", fmt_rate(rb, sizeof(rb),
-		secs ? mval(p, "read_bytes") / secs : 0.0));
+		secs ? phase_rec_value(p, "read_bytes", 0) / secs : 0.0));
 	fprintf(out, "Write Throughput: %s\n\n", fmt_rate(rb, sizeof(rb),
-		secs ? mval(p, "write_bytes") / secs : 0.0));
-	fprintf(out, "%.1f%% User   Time\n", mval(p, "user_pct"));
-	fprintf(out, "%.1f%% System Time\n", mval(p, "sys_pct"));
-	fprintf(out, "%.1f%% CPU Utilization\n", mval(p, "cpu_pct"));
+		secs ? phase_rec_value(p, "write_bytes", 0) / secs : 0.0));
+	fprintf(out, "%.1f%% User   Time\n", phase_rec_value(p, "user_pct", 0));
+	fprintf(out, "%.1f%% System Time\n", phase_rec_value(p, "sys_pct", 0));
+	fprintf(out, "%.1f%% CPU Utilization\n", phase_rec_value(p, "cpu_pct", 0));
 
 	fprintf(out, "\nfslab additions\n===============\n");
 	if (p->m.sys_busy_pct >= 0)
@@ -1237,13 +1210,13 @@ static void ffsb_report(FILE *out, const struct run_rec *run,
 			p->m.sys_busy_pct);
 	else
 		fprintf(out, "System-wide CPU busy: unknown\n");
-	fprintf(out, "%.2f fsyncs/sec\n", mval(p, "fsyncs/s"));
+	fprintf(out, "%.2f fsyncs/sec\n", phase_rec_value(p, "fsyncs/s", 0));
 	fprintf(out, "%.2f files/sec created (%.0f created, %.0f deleted)\n",
-		mval(p, "files/s"), mval(p, "files_created"),
-		mval(p, "files_deleted"));
+		phase_rec_value(p, "files/s", 0), phase_rec_value(p, "files_created", 0),
+		phase_rec_value(p, "files_deleted", 0));
 	fprintf(out, "%.2f sec final sync (inside the timed run)\n",
-		mval(p, "sync_s"));
-	fprintf(out, "Seed: %.0f\n\n", mval(p, "seed"));
+		phase_rec_value(p, "sync_s", 0));
+	fprintf(out, "Seed: %.0f\n\n", phase_rec_value(p, "seed", 0));
 	fprintf(out, "Operation latency in millisecs\n");
 	fprintf(out, "%20s %12s %12s %12s %12s %12s\n", "Op Name", "Calls",
 		"p50", "p95", "p99", "max");
@@ -1268,12 +1241,12 @@ static int group_means(const struct cmp_group *g, double *tps, double *cpu)
 	size_t n = 0;
 
 	for (size_t i = 0; i < g->nr_reps && n < ARRAY_SIZE(t); i++) {
-		const struct phase_rec *p = find_phase(g->reps[i], "run");
+		const struct phase_rec *p = wlrun_rec_phase(g->reps[i], "run", true);
 
 		if (!p || !phase_rec_metric(p, "tps"))
 			continue;
-		t[n] = mval(p, "tps");
-		c[n] = mval(p, "cpu_pct");
+		t[n] = phase_rec_value(p, "tps", 0);
+		c[n] = phase_rec_value(p, "cpu_pct", 0);
 		n++;
 	}
 	if (!n)

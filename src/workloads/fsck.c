@@ -58,6 +58,21 @@ static char **fsck_argv(const char *fstype, const char *dev,
 	return argv;
 }
 
+/*
+ * A checker that rejected its command line (a bad extra=) has found no
+ * errors: e2fsck says so with exit 8/16, xfs_repair and btrfs check with
+ * their usage text (their exit code for it is the same as for damage).
+ */
+static bool usage_error(const char *fstype, int code, const char *out)
+{
+	if (!strncmp(fstype, "ext", 3) && (code & (8 | 16)))
+		return true;
+	return out && (strcasestr(out, "usage:") ||
+		       strstr(out, "invalid option") ||
+		       strstr(out, "unrecognized option") ||
+		       strstr(out, "unknown option"));
+}
+
 /* Run argv, capture stdout+stderr, return the wait status and rusage. */
 static int run_checker(char **argv, char **out, int *status,
 		       struct rusage *ru)
@@ -205,6 +220,14 @@ static int fsck_run(struct wl_ctx *ctx, const void *vo)
 	if (code == 127) {
 		phase_fail(ph, "'%s' is not installed", argv[0]);
 		error("'%s' is not installed", argv[0]);
+		rc = -1;
+	} else if (usage_error(t->fstype, code, out)) {
+		summary(out, why, sizeof(why));
+		phase_fail(ph, "%s refused its arguments (extra='%s'), exit "
+			   "%d: %s", argv[0], o->extra ? o->extra : "", code,
+			   why);
+		error("%s refused its arguments (fsck:extra='%s'): %s",
+		      argv[0], o->extra ? o->extra : "", why);
 		rc = -1;
 	} else if (code) {
 		summary(out, why, sizeof(why));

@@ -36,6 +36,7 @@
 #include "par.h"
 #include "stats/lathist.h"
 #include "util/pyrand.h"
+#include "util/splitmix.h"
 #include "util/util.h"
 #include "util/verify.h"
 #include "workloads/registry.h"
@@ -109,15 +110,6 @@ static const char *const md_key_metrics[] = {
 
 /* ---- pure logic (metadata.h) ---- */
 
-/* splitmix64's finalizer: a good 64-bit mix of a counter. */
-static uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /*
  * The random characters are a counter-based PRNG: splitmix64 of (seed,
  * num).  Any phase can rebuild any name from its number without storing
@@ -129,7 +121,7 @@ void md_name(char buf[MD_NAME_LEN], enum md_names names, uint64_t seed,
 {
 	static const char alnum[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				    "abcdefghijklmnopqrstuvwxyz";
-	uint64_t x = mix64(mix64(seed) ^ num);
+	uint64_t x = splitmix64(splitmix64(seed) ^ num);
 	char rnd[11];
 
 	for (int i = 0; i < 10; i++) {
@@ -590,27 +582,11 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static void add_latency(struct phase *ph, const struct lathist *h)
-{
-	static const struct { const char *name; double q; } qs[] = {
-		{ "lat_p50_us", 0.50 }, { "lat_p95_us", 0.95 },
-		{ "lat_p99_us", 0.99 }, { "lat_max_us", 1.0 },
-	};
-
-	if (!h->count)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(qs); i++)
-		phase_metric(ph, qs[i].name,
-			     (double)lathist_quantile(h, qs[i].q) / 1e3, "us",
-			     BETTER_LOWER);
-	phase_metric(ph, "lat_mean_us", lathist_mean(h) / 1e3, "us",
-		     BETTER_LOWER);
-}
 
 /* The seed of thread i's visiting order in a phase of kind. */
 static uint64_t order_seed(const struct md_run *r, enum md_kind kind, int i)
 {
-	return mix64(r->seed ^ mix64((uint64_t)kind << 32 | (unsigned)i));
+	return splitmix64(r->seed ^ splitmix64((uint64_t)kind << 32 | (unsigned)i));
 }
 
 static int prepare_worker(struct md_run *r, struct md_worker *w, int i,
@@ -840,7 +816,7 @@ static int md_phase(struct md_run *r, enum md_kind kind, bool pre_fail)
 			failed = &w[i];
 	}
 	phase_work(ph, bytes, files, ops);
-	add_latency(ph, lat);
+	phase_latency(ph, NULL, lat);
 	if (kind == MD_CREATE && r->o->sync == MD_SYNC_BATCH)
 		phase_metric(ph, "sync_s", (double)sync_ns / 1e9, "s",
 			     BETTER_LOWER);
@@ -1067,7 +1043,7 @@ static int same_options(struct md_run *r)
 
 	/* the seed too: names come from it (--seed may differ per rank) */
 	hi[0] = lo[0] = opts_hash(r->ctx->wlrun ? r->ctx->wlrun->options
-						: NULL) ^ mix64(r->seed);
+						: NULL) ^ splitmix64(r->seed);
 	par_allreduce_u64(hi, 1, PAR_MAX);
 	par_allreduce_u64(lo, 1, PAR_MIN);
 	if (hi[0] != lo[0])
@@ -1204,6 +1180,20 @@ static void put_metric(FILE *out, const struct phase_rec *p,
 		fprintf(out, " %*s", width, "-");
 }
 
+/* A latency stored in ms (result.h's rule) in fs_mark's microseconds. */
+static void put_lat_us(FILE *out, const struct phase_rec *p,
+		       const char *stat, int width)
+{
+	char name[64];
+	const struct metric *m = phase_rec_metric(p,
+		latency_metric_name(name, sizeof(name), NULL, stat));
+
+	if (m)
+		fprintf(out, " %*.1f", width, m->value * 1e3);
+	else
+		fprintf(out, " %*s", width, "-");
+}
+
 /* mdtest's two figures: the rate at the stonewall and over the whole
  * phase (wear-out included). */
 static void report_stonewall(FILE *out, const struct phase_rec *p)
@@ -1263,8 +1253,8 @@ static void md_report(FILE *out, const struct run_rec *run,
 		fprintf(out, "%-7s %10" PRIu64 " %8" PRIu64, p->name,
 			p->files, is_dir ? 0 : o.size);
 		put_metric(out, p, "files/s", " %*.0f", 11);
-		put_metric(out, p, "lat_p50_us", " %*.1f", 9);
-		put_metric(out, p, "lat_p99_us", " %*.1f", 9);
+		put_lat_us(out, p, "p50", 9);
+		put_lat_us(out, p, "p99", 9);
 		/* fslab's own system time, in % of one CPU (threads: >100) */
 		if (sys && wall && wall->value > 0)
 			fprintf(out, " %6.1f", 100.0 * sys->value /

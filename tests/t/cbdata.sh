@@ -22,26 +22,38 @@ make_small_cbdata() {
 # check_cb_summary FILE: the eleven compilebench summary lines, in order,
 # in compilebench's exact format.  Prints the first mismatch.
 check_cb_summary() {
-	local file=$1 tags i line num='[0-9]+\.[0-9]{2}'
+	check_cb_block "$1" 'run complete:'
+}
+
+# check_cb_block FILE HEADING: the same after the line HEADING ("Average
+# ext4 results" as printed by show and compare).
+check_cb_block() {
+	local file=$1 head=$2 tags i line num='[0-9]+\.[0-9]{2}'
 	tags=("intial create" create patch compile clean "read tree" \
 		"read compiled tree" "delete tree" "delete compiled tree" \
 		"stat tree" "stat compiled tree")
 	local units=(MB/s MB/s MB/s MB/s MB/s MB/s MB/s seconds seconds \
 		seconds seconds)
-	mapfile -t lines < <(sed -n '/^run complete:$/,$p' "$file")
-	if [ "${#lines[@]}" -lt 13 ]; then
+	mapfile -t lines < <(awk -v h="$head" '$0 == h { p = 1 } p' "$file")
+	# compilebench's own report has a rule under its heading
+	local first=1
+	[ "$head" = 'run complete:' ] && first=2
+	if [ "${#lines[@]}" -lt $((first + 11)) ]; then
 		echo "summary too short: ${#lines[@]} lines"
 		return 1
 	fi
-	[ "${lines[0]}" = "run complete:" ] || { echo "line 1: ${lines[0]}"; return 1; }
-	[ "${lines[1]}" = "$(printf '=%.0s' $(seq 74))" ] || { echo "line 2: ${lines[1]}"; return 1; }
+	[ "${lines[0]}" = "$head" ] || { echo "line 1: ${lines[0]}"; return 1; }
+	if [ $first = 2 ]; then
+		[ "${lines[1]}" = "$(printf '=%.0s' $(seq 74))" ] || { echo "line 2: ${lines[1]}"; return 1; }
+		first=2
+	fi
 	for i in "${!tags[@]}"; do
-		line=${lines[$((i + 2))]}
+		line=${lines[$((i + first))]}
 		if [[ $line == "no runs for ${tags[$i]}" ]]; then
 			continue
 		fi
 		if ! [[ $line =~ ^"${tags[$i]}"\ total\ runs\ [0-9]+\ avg\ $num\ ${units[$i]}\ \(user\ ${num}s\ sys\ ${num}s\)$ ]]; then
-			echo "line $((i + 3)): '$line'"
+			echo "line $((i + first + 1)): '$line'"
 			return 1
 		fi
 	done
@@ -50,6 +62,6 @@ check_cb_summary() {
 
 # Sum of "total runs N" over the ten random-op lines (not intial create).
 cb_total_runs() {
-	sed -n '/^run complete:$/,$p' "$1" | grep -v '^intial create' |
+	sed -n '/^run complete:$/,+12p' "$1" | grep -v '^intial create' |
 		sed -n 's/.* total runs \([0-9]*\) .*/\1/p' | awk '{s += $1} END {print s + 0}'
 }

@@ -3,7 +3,10 @@
 # Every command answers --help with exit 0; misuse exits 2 with one line.
 . "$(dirname "$0")/lib.sh"
 
-for c in run list results show cleanup compilebench frag compare report trace age model; do
+cmds=$("$FSLAB" __complete commands)
+[ "$(printf '%s\n' $cmds | wc -l)" -ge 12 ] && ok "the command table lists every command" ||
+	not_ok "the command table lists every command" "$cmds"
+for c in $cmds; do
 	check "fslab $c --help" "$FSLAB" "$c" --help
 	out=$("$FSLAB" help "$c" 2>&1)
 	case "$out" in
@@ -11,6 +14,41 @@ for c in run list results show cleanup compilebench frag compare report trace ag
 	*) not_ok "fslab help $c prints usage" "$out" ;;
 	esac
 done
+# Every command's --help lists every row of its option table (both come
+# from the table: this catches a row hidden by mistake or a help printer
+# that drops one), and a misspelt long option gets a suggestion.
+for c in $cmds; do
+	help=$("$FSLAB" "$c" --help)
+	missing=
+	while read -r opts; do
+		for o in $opts; do
+			grep -qe "\(^\|[ ,]\)$o\([ =[,]\|$\)" <<<"$help" || missing="$missing $o"
+		done
+	done < <("$FSLAB" __complete options "$c")
+	[ -z "$missing" ] && ok "$c --help lists every option of its table" ||
+		not_ok "$c --help lists every option of its table" "missing:$missing"
+	long=$("$FSLAB" __complete options "$c" | grep -o -- '--[a-z-]*' | head -1)
+	[ -n "$long" ] || continue
+	out=$("$FSLAB" "$c" "${long}x" 2>&1); rc=$?
+	[ $rc -eq 2 ] && [[ $out == "fslab $c: unknown option '${long}x' (did you mean '--"* ]] &&
+		[[ $out == *"see 'fslab $c --help'" ]] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
+		ok "$c ${long}x: one usage line with a suggestion" ||
+		not_ok "$c ${long}x: one usage line with a suggestion" "exit $rc" "$out"
+done
+out=$("$FSLAB" --verison 2>&1); rc=$?
+[ $rc -eq 2 ] && [[ $out == *"did you mean '--version'"* ]] &&
+	ok "a misspelt global option gets a suggestion" ||
+	not_ok "a misspelt global option gets a suggestion" "exit $rc" "$out"
+out=$("$FSLAB" compare --format xml 2>&1); rc=$?
+[ $rc -eq 2 ] && [[ $out == *"text,json,csv"* ]] &&
+	ok "a bad choice names the choices" || not_ok "a bad choice names the choices" "exit $rc" "$out"
+out=$("$FSLAB" compare --min-change 2>&1); rc=$?
+[ $rc -eq 2 ] && [[ $out == *"'--min-change' needs a value"* ]] &&
+	ok "a missing value is a usage error" || not_ok "a missing value is a usage error" "exit $rc" "$out"
+# compilebench 0.6's short options, bundled and attached
+out=$("$FSLAB" compilebench --dry-run -mn -i2 -r 3 2>&1); rc=$?
+[ $rc -eq 0 ] && [[ $out == *kernel-0* ]] && ok "compilebench -mn -i2 -r 3 parses" ||
+	not_ok "compilebench -mn -i2 -r 3 parses" "exit $rc" "$out"
 check "fslab help" "$FSLAB" help
 check "fslab help targets" "$FSLAB" help targets
 check "fslab --version" "$FSLAB" --version

@@ -67,6 +67,45 @@ PY
 	left=$(find "$SCRATCH" -maxdepth 1 \( -name '*.img' -o -name '*.mnt' \) | head -3)
 	[ -z "$left" ] && ok "$fs: no image or mount point left" || not_ok "$fs: no image or mount point left" "$left"
 done
+# The mail's "Average NAME results": one block per configuration in show
+# and compare, every line in compilebench's summary format, and the JSON
+# of compare carrying the same averages (the same mean over repetitions).
+if msg=$(check_cb_block "$SCRATCH/ext4.show" "Average ext4 results"); then
+	ok "show: Average ext4 results in compilebench's format"
+else not_ok "show: Average ext4 results in compilebench's format" "$msg"; fi
+"$FSLAB" compare --db "$DB" t1000-ext4 t1000-xfs t1000-btrfs >"$SCRATCH/cmp.out" 2>&1
+heads=$(grep -c '^Average .* results$' "$SCRATCH/cmp.out")
+bad=
+while read -r h; do
+	msg=$(check_cb_block "$SCRATCH/cmp.out" "$h") || bad="$bad|$h: $msg"
+done < <(grep '^Average .* results$' "$SCRATCH/cmp.out")
+[ "$heads" = 3 ] && [ -z "$bad" ] &&
+	ok "compare: an Average NAME results block per configuration, compilebench's format" ||
+	not_ok "compare: an Average NAME results block per configuration" "$heads blocks $bad" "$(cat "$SCRATCH/cmp.out")"
+"$FSLAB" compare --db "$DB" t1000-ext4 t1000-xfs --all --format json >"$SCRATCH/cmp.json" 2>&1
+if python3 - "$SCRATCH/cmp.json" "$SCRATCH/cmp.out" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+w = d["workloads"][0]
+rows = {(r["phase"], r["metric"]): r for r in w["rows"]}
+blocks = re.split(r"^Average (.*) results$", text, flags=re.M)
+for gi, label in enumerate(w["groups"]):
+    block = blocks[blocks.index(label) + 1]
+    m = re.search(r"^intial create total runs (\d+) avg ([0-9.]+) MB/s "
+                  r"\(user ([0-9.]+)s sys ([0-9.]+)s\)$", block, re.M)
+    assert m, block
+    for metric, val in (("initial-create.avg", m.group(2)),
+                        ("initial-create.user_s", m.group(3)),
+                        ("initial-create.sys_s", m.group(4)),
+                        ("initial-create.runs", m.group(1))):
+        g = rows[("summary", metric)]["groups"][gi]
+        fmt = "%.0f" if metric.endswith("runs") else "%.2f"
+        assert fmt % g["mean"] == val, (label, metric, g["mean"], val)
+PY
+then ok "compare JSON carries the Average blocks' figures"
+else not_ok "compare JSON carries the Average blocks' figures" "$(head -c 600 "$SCRATCH/cmp.json")"; fi
+
 journals=$(find "$FSLAB_STATE_DIR" -type f 2>/dev/null | head -3)
 [ -z "$journals" ] && ok "state journals removed after clean runs" || not_ok "state journals removed after clean runs" "$journals"
 finish

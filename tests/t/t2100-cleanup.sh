@@ -90,8 +90,10 @@ set -- ${stat##*) }
 start=${20}   # field 22 of /proc/pid/stat; fields restart at 3 after ')'
 mkdir -p "$FSLAB_STATE_DIR"
 touch "$SCRATCH/dummy.img"
-printf 'pid %s %s\nimage %s\n' $live "$start" "$SCRATCH/dummy.img" \
-	>"$FSLAB_STATE_DIR/$live.state"
+# fslab trusts only journals as it writes them: 0600, in a marked scratch.
+touch "$SCRATCH/.fslab-scratch"
+(umask 077; printf 'pid %s %s\nscratch %s\nimage %s\n' $live "$start" \
+	"$SCRATCH" "$SCRATCH/dummy.img" >"$FSLAB_STATE_DIR/$live.state")
 out=$("$FSLAB" cleanup 2>&1)
 rc=$?
 case $out in

@@ -58,8 +58,8 @@ for fs in ext4 btrfs; do
 		is "$tag: a worker row per thread and phase" "$wk" \
 			"4 8 2 $((4 * total)) 8"
 		lat=$(q "select count(*) from $METRICS where run = $run
-			and name in ('lat_p50_us', 'lat_p95_us', 'lat_p99_us', 'lat_max_us')
-			and unit = 'us' and better = -1")
+			and name in ('lat_p50_ms', 'lat_p95_ms', 'lat_p99_ms', 'lat_max_ms')
+			and unit = 'ms' and better = -1")
 		[ "$lat" -eq 24 ] && ok "$tag: latency percentiles for every phase" ||
 			not_ok "$tag: latency percentiles for every phase" "got $lat"
 		if grep -q '^phase  *count  *size  *files/sec  *p50 us  *p99 us' "$out" &&

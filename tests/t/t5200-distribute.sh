@@ -87,7 +87,7 @@ run_one() {
 		[ -n "$(metric interval.0.files_s distribute "$run")" ] &&
 		ok "$tag: interval series stored ($ni)" ||
 		not_ok "$tag: interval series stored" "intervals '$ni'"
-	[ -n "$(metric latency.p99_ms distribute "$run")" ] &&
+	[ -n "$(metric lat_p99_ms distribute "$run")" ] &&
 		ok "$tag: latency percentiles stored" ||
 		not_ok "$tag: latency percentiles stored"
 	nw=$(sqlite3 "$DB" "select count(*) from workers k join phases p on k.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'distribute'" 2>/dev/null)

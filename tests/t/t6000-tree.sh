@@ -41,38 +41,62 @@ for fs in ext4 xfs; do
 	[ $rc -eq 0 ] && ok "$fs: run exits 0" ||
 		not_ok "$fs: run exits 0" "exit $rc" "$(tail -20 "$SCRATCH/$fs.err")"
 	names=$(phase_q "$tag" "p.status = 'ok'" "p.name || ':' || coalesce(p.label, '')" | tr '\n' ' ')
-	want="unpack:model verify: cold-read:readdir hot-read:readdir stat:readdir cold-read:inode hot-read:inode stat:inode cold-read:disk hot-read:disk stat:disk delete:readdir "
-	[ "$names" = "$want" ] && ok "$fs: every phase ran, labelled by order" ||
-		not_ok "$fs: every phase ran, labelled by order" "got  $names" "want $want"
+	want="unpack:model sync: verify: cold-read-readdir:readdir hot-read-readdir:readdir stat-readdir:readdir cold-read-inode:inode hot-read-inode:inode stat-inode:inode cold-read-disk:disk hot-read-disk:disk stat-disk:disk delete:readdir "
+	[ "$names" = "$want" ] && ok "$fs: every phase ran, one phase name per order, sync its own step" ||
+		not_ok "$fs: every phase ran, one phase name per order, sync its own step" "got  $names" "want $want"
 	[ "$(metric_q "$tag" verify mismatches)" = 0.0 ] &&
 		ok "$fs: unpacked tree matches the model" ||
 		not_ok "$fs: unpacked tree matches the model" "$(grep warning "$SCRATCH/$fs.err" | head)"
 	up=$(phase_q "$tag" "p.name = 'unpack'" "p.files || ' ' || p.bytes")
 	[ "$up" = "$nfiles $nbytes" ] && ok "$fs: unpack wrote the model" ||
 		not_ok "$fs: unpack wrote the model" "got $up, want $nfiles $nbytes"
-	reads=$(phase_q "$tag" "p.name like '%-read'" "p.files || ' ' || p.bytes" | sort -u)
+	reads=$(phase_q "$tag" "p.name like '%-read-%'" "p.files || ' ' || p.bytes" | sort -u)
 	[ "$reads" = "$nfiles $nbytes" ] && ok "$fs: every read phase read the model's bytes" ||
 		not_ok "$fs: every read phase read the model's bytes" "got $reads, want $nfiles $nbytes"
 	[ "$(metric_q "$tag" delete left_entries)" = 0.0 ] &&
 		ok "$fs: delete leaves an empty directory" ||
 		not_ok "$fs: delete leaves an empty directory"
-	n=$(metric_q "$tag" cold-read rd_ios_per_file | wc -l)
+	n=$( (metric_q "$tag" cold-read-readdir rd_ios_per_file
+	      metric_q "$tag" cold-read-inode rd_ios_per_file
+	      metric_q "$tag" cold-read-disk rd_ios_per_file) | wc -l)
 	[ "$n" -eq 3 ] && ok "$fs: cold reads report device reads per file" ||
 		not_ok "$fs: cold reads report device reads per file" "got $n"
 	grep -q '^    cold traversal (inode): .* megabytes/second over [0-9]* files, [0-9]* files/second' "$SCRATCH/$fs.out" &&
-	grep -Eq '^    unpacking tree: +([0-9]+:[0-9]{2}\.[0-9]|<0:00\.1)$' "$SCRATCH/$fs.out" &&
+	grep -Eq '^    unpacking tree: +real +([0-9]+:[0-9]{2}\.[0-9]|<0:00\.1)$' "$SCRATCH/$fs.out" &&
 	grep -q 'MiB written' "$SCRATCH/$fs.out" && grep -q 'atime relatime' "$SCRATCH/$fs.out" &&
 		ok "$fs: classic table in the report" ||
 		not_ok "$fs: classic table in the report" "$(cat "$SCRATCH/$fs.out")"
+	# real, user and sys per step, as time(1) printed them in the mail
+	t='([0-9]+:[0-9]{2}\.[0-9]|<0:00\.1)'
+	steps=0
+	for step in 'unpacking tree' 'sync after unpack' 'cold traversal \(readdir\)' \
+		'hot traversal \(inode\)' 'stat \(disk\)' 'delete \(readdir\)'; do
+		awk -v s="^    $step: +real +" 'f == 1 { print; f = 2; next }
+			f == 2 { print; exit } $0 ~ s { print; f = 1 }' "$SCRATCH/$fs.out" |
+			tr '\n' '|' | grep -Eq "^    $step: +real +$t\|    +user +$t\|    +sys +$t\|$" &&
+			steps=$((steps + 1))
+	done
+	[ "$steps" = 6 ] && ok "$fs: real/user/sys per step in the classic table" ||
+		not_ok "$fs: real/user/sys per step in the classic table" "$steps of 6" "$(cat "$SCRATCH/$fs.out")"
 	nothing_left_under "$SCRATCH" && ok "$fs: no mount or loop device left" ||
 		not_ok "$fs: no mount or loop device left"
 done
+
+# A configuration name longer than its column is wrapped, never cut.
+"$FSLAB" run --target 'ext4:size=1G,name=ext4-journal-data-ordered' \
+	--workload "tree:model=$MODEL" --db "$DB" --scratch "$SCRATCH" \
+	--tag t6000-long >"$SCRATCH/long.out" 2>"$SCRATCH/long.err"
+heads=$(sed -n '/^tree: mean over repetitions/,/unpacking tree/p' "$SCRATCH/long.out" |
+	sed -n 's/^ *\([^ ]*\)$/\1/p' | tr -d '\n')
+[ "$heads" = "ext4-journal-data-ordered" ] &&
+	ok "a long configuration name wraps over header lines" ||
+	not_ok "a long configuration name wraps over header lines" "got '$heads'" "$(cat "$SCRATCH/long.out")"
 
 # keep=1 skips the delete phase (the runner removes its dir: workdir)
 "$FSLAB" run --target ext4:size=1G --workload "tree:model=$MODEL,keep=1" \
 	--db "$DB" --scratch "$SCRATCH" --tag t6000-keep >/dev/null 2>"$SCRATCH/keep.err"
 n=$(phase_q t6000-keep "p.name = 'delete'" "count(*)")
-[ "$n" = 0 ] && [ -n "$(phase_q t6000-keep "p.name = 'stat'" "p.id")" ] &&
+[ "$n" = 0 ] && [ -n "$(phase_q t6000-keep "p.name = 'stat-readdir'" "p.id")" ] &&
 	ok "keep=1 runs everything but delete" ||
 	not_ok "keep=1 runs everything but delete" "$(cat "$SCRATCH/keep.err")"
 

@@ -18,7 +18,7 @@ awk '$1 ~ /^(kernel|mm|lib|fs|net)\//' "$CBDATA/dataset-unpatched" >"$SCRATCH/tr
 rc=$?
 [ $rc -eq 0 ] && ok "traced tree run exits 0" || not_ok "traced tree run exits 0" "exit $rc" "$(tail -10 "$SCRATCH/err")"
 bwd() {
-	sqlite3 "$DB" "select m.value from metrics m join phases p on m.phase_id = p.id where p.name = 'cold-read' and p.label = '$1' and m.name = 'trace.seeks_bwd'"
+	sqlite3 "$DB" "select m.value from metrics m join phases p on m.phase_id = p.id where p.name = 'cold-read-$1' and p.label = '$1' and m.name = 'trace.seeks_bwd'"
 }
 r=$(bwd readdir)
 i=$(bwd inode)
@@ -29,7 +29,7 @@ if [ -n "$r" ] && [ -n "$i" ] && awk -v r="$r" -v i="$i" 'BEGIN { exit !(i < r) 
 else
 	not_ok "inode order issues fewer backward seeks than readdir order" "readdir $r, inode $i"
 fi
-d=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id where p.name = 'cold-read' and m.name = 'trace.seekdist_mean'")
+d=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id where p.name like 'cold-read-%' and m.name = 'trace.seekdist_mean'")
 [ "$d" -eq 2 ] && ok "cold reads carry the mean seek distance" || not_ok "cold reads carry the mean seek distance" "$d"
 # The report charts the traced phases' throughput/IOPS/seeks/queue depth.
 if "$FSLAB" report --db "$DB" -o "$SCRATCH/r.html" >/dev/null 2>&1 &&
@@ -40,5 +40,9 @@ i = s.find("time series")
 assert i >= 0 and s.count("<svg", i) >= 4, "no trace time series"
 PY
 then ok "report charts the trace time series"; else not_ok "report charts the trace time series"; fi
+# one phase name per order: each order gets its own panels in the report
+grep -q 'cold-read-readdir' "$SCRATCH/r.html" && grep -q 'cold-read-inode' "$SCRATCH/r.html" &&
+	ok "report shows the traced phases of both orders" ||
+	not_ok "report shows the traced phases of both orders" "$(grep -o 'cold-read[a-z-]*' "$SCRATCH/r.html" | sort | uniq -c)"
 nothing_left_under "$SCRATCH" && ok "nothing left mounted" || not_ok "nothing left mounted"
 finish

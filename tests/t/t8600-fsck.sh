@@ -43,6 +43,9 @@ if command -v debugfs >/dev/null; then
 	sed 's/^checksum=.*/checksum=fnv1a64w:0000000000000000/' "$SCRATCH/golden/aged1.meta" \
 		> "$SCRATCH/golden/broken.meta"
 	for d in d0 d1 d2 d3; do debugfs -w -R "clri fslab/$d" "$SCRATCH/golden/broken.img" 2>&1 | grep -q "not found" || break; done
+	# aged: checks the image against its .meta: record the damaged one's
+	sum=$("$FSLAB" age --check-golden broken --scratch "$SCRATCH" 2>/dev/null | awk '/: image / { print $NF }')
+	sed -i "s/^checksum=.*/checksum=$sum/" "$SCRATCH/golden/broken.meta"
 	out=$("$FSLAB" run --target aged:broken --workload fsck --scratch "$SCRATCH" \
 		--db "$DB" --tag broken 2>&1); rc=$?
 	[ $rc -ne 0 ] && [[ $out == *"*** fsck found errors ***"* ]] &&

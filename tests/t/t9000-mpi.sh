@@ -177,7 +177,7 @@ got=$(sqlite3 "$DB" "select group_concat(p.name || '=' || p.files, ' ') from pha
 bad=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = ${r:-0} and ((select count(*) from workers k where k.phase_id = p.id) != 4 or p.files != (select sum(files) from workers k where k.phase_id = p.id))")
 [ "$bad" = 0 ] && [ "$(rank_files "$r" create)" = "1000 1000 1000 1000" ] &&
 	ok "shared=1: aggregates are the sum of 4 ranks of 1000" || not_ok "shared=1: aggregates are the sum of the ranks" "$bad phases; $(rank_files "$r" create)"
-grep -q "shared=1: all 4 ranks in one tree, $SCRATCH/shared/metadata-0-r0/shared" "$SCRATCH/mpi-shared.out" &&
+grep -q "shared=1: all 4 ranks in one tree, $SCRATCH/shared/metadata-0-r0\.fslab-[0-9]*-[0-9a-f]*/shared" "$SCRATCH/mpi-shared.out" &&
 	ok "shared=1: says where the one tree is" || not_ok "shared=1: says where the one tree is" "$(head -5 "$SCRATCH/mpi-shared.out")"
 left=$(find "$SCRATCH/shared" -mindepth 1 -maxdepth 1 ! -name lost+found | head -3)
 [ -z "$left" ] && ok "shared=1: nothing left in the shared directory" || not_ok "shared=1: nothing left in the shared directory" "$left"

@@ -10,7 +10,8 @@ scratch_dir
 
 small=$SCRATCH/small
 mkdir -p "$small"
-if ! mount -t tmpfs -o size=100M fslab-test "$small"; then
+# mode=0700: fslab refuses a scratch others may write to
+if ! mount -t tmpfs -o size=100M,mode=0700 fslab-test "$small"; then
 	not_ok "mount a 100M tmpfs"
 	finish
 	exit

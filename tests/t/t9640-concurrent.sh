@@ -42,7 +42,7 @@ journals=$(ls "$FSLAB_STATE_DIR" 2>/dev/null)
 [ "$(grep -c '\.state$' <<<"$journals")" -eq 2 ] &&
 	grep -qx "$a.state" <<<"$journals" && grep -qx "$b.state" <<<"$journals" &&
 	ok "one journal per run" || not_ok "one journal per run" "$journals"
-shared=$(cat "$FSLAB_STATE_DIR"/*.state 2>/dev/null | grep -v '^pid ' | sort | uniq -d)
+shared=$(cat "$FSLAB_STATE_DIR"/*.state 2>/dev/null | grep -v -e '^pid ' -e '^scratch ' | sort | uniq -d)
 [ -z "$shared" ] && ok "no resource in both journals" || not_ok "no resource in both journals" "$shared"
 
 out=$("$FSLAB" cleanup 2>&1)

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -41,7 +42,11 @@ static void test_defaults(void **state)
 	assert_int_equal(o.byte_io, 3 * MIB);
 	assert_int_equal(o.seeks, 8192);
 	assert_int_equal(o.seekers, 5);
-	assert_int_equal(o.perchar, BON_PERCHAR_SYSCALL);
+	assert_int_equal(o.perchar, BON_PERCHAR_AUTO);
+	assert_int_equal(bon_perchar_of(&o), BON_PERCHAR_SYSCALL);
+	o.format = BON_FMT_103;
+	assert_int_equal(bon_perchar_of(&o), BON_PERCHAR_STDIO);
+	o.format = BON_FMT_200A;
 	assert_string_equal(o.ram, "auto");
 	assert_int_equal(bon_check_opts(&o, 24 * GIB, err, sizeof(err)), 0);
 	/* max(300 MiB, 2 x RAM), like bonnie++ */
@@ -311,6 +316,111 @@ static void test_names(void **state)
 	free(dir);
 }
 
+/*
+ * Two rows through the table renderer, against what bonnie++ 2.00a's own
+ * bon_csv2txt printed for the same two lines (Debian 12, bonnie++ 2.00a):
+ * names cut to fit the size, K/sec converted, "+++++" shown as 0k, the
+ * file row's size alone when it is 18 characters or longer.
+ */
+static const char *const rows200[] = {
+	"1.98,fslab-0.1.0,ext4,1,555,16G,8192,8192,5,727,54,+++++,+++,51234,"
+	"12,1302,62,123456,20,271.1,3,16,,,1,,+++++,+++,+++++,+++,+++++,+++,"
+	"5120,90,+++++,+++,+++++,+++,50ms,6553us,8985us,22ms,2599us,1144us,"
+	"4168us,4us,2742us,1794us,313us,4372us",
+	"1.98,fslab-0.1.0,ext4(patchqueue),1,555,16G,8192,8192,5,9999,99,"
+	"10000,5,102400,9,1048576,3,2000000,40,1198,3,16,4096,1024,8,4096,"
+	"812,80,+++++,+++,3401,55,901,77,+++++,+++,2210,60",
+};
+
+static const char want200[] =
+"Version     2.00a   ------Sequential Output------ --Sequential Input- --Random-\n"
+"                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+"Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+"ext 16G:8192:8192:5  727k  54    0k +++ 50.0m  12 1302k  62  121m  20 271.1   3\n"
+"Latency                50ms    6553us    8985us      22ms    2599us    1144us\n"
+"ext 16G:8192:8192:5 9999k  99  9.8m   5  100m   9  1.0g   3  1.9g  40  1198   3\n"
+"                    ------Sequential Create------ --------Random Create--------\n"
+"                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+"      files:max:min  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+"ext4           16/1 +++++ +++ +++++ +++ +++++ +++  5120  90 +++++ +++ +++++ +++\n"
+"Latency              4168us       4us    2742us    1794us     313us    4372us\n"
+"16:4096:1024/8:4096   812  80 +++++ +++  3401  55   901  77 +++++ +++  2210  60\n";
+
+static char *render(void (*fn)(FILE *, const char *const *, size_t),
+		    const char *const *rows, size_t nr)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, rows, nr);
+	fclose(f);
+	return buf;
+}
+
+static void test_csv2txt(void **state)
+{
+	char *got;
+
+	(void)state;
+	got = render(bon_csv2txt, rows200, 2);
+	assert_string_equal(got, want200);
+	free(got);
+}
+
+static void test_table_103(void **state)
+{
+	struct bon_row r = { .machine = "ext4(patchqueue)", .concurrency = 1,
+			     .size = 16ULL << 30, .have_files = true,
+			     .files = { .n = 16, .dirs = 1 } };
+	const char *rows[2];
+	char *csv, *got;
+
+	(void)state;
+	for (int i = 0; i < BON_NR; i++)
+		r.cell[i] = (struct bon_cell){ .present = true, .rate = 1000 +
+					       i, .cpu_pct = 10 + i };
+	r.cell[BON_SEEKS].rate = 271.14;
+	r.cell[BON_SEQ_STAT].too_fast = true;
+	csv = bon_csv_row_103(&r);
+	assert_string_equal(csv, "ext4(patchqueue),16G,1000,10,1001,11,1002,"
+			    "12,1003,13,1004,14,271.1,15,16,1006,16,+++++,"
+			    "+++,1008,18,1009,19,1010,20,1011,21");
+	rows[0] = "ext3,16G,1,2,3,4,5,6,7,8,9,10,11.0,12,16,,,,,,,,,,,,";
+	rows[1] = csv;
+	got = render(bon_table_103, rows, 2);
+	assert_string_equal(got,
+"Version  1.03       ------Sequential Output------ --Sequential Input- --Random-\n"
+"                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+"Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+"ext3            16G     1   2     3   4     5   6     7   8     9  10  11.0  12\n"
+"ext4(patchqueue)16G  1000  10  1001  11  1002  12  1003  13  1004  14 271.1  15\n"
+"                    ------Sequential Create------ --------Random Create--------\n"
+"                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+"files:max:min        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+"ext3             16                                                            \n"
+"ext4(patchqueue) 16  1006  16 +++++ +++  1008  18  1009  19  1010  20  1011  21\n");
+	free(got);
+	free(csv);
+}
+
+static void test_conv_speed(void **state)
+{
+	static const struct { const char *in, *out; } c[] = {
+		{ "", "" }, { "727", " 727k" }, { "9999", "9999k" },
+		{ "10000", " 9.8m" }, { "102400", " 100m" },
+		{ "1048576", " 1.0g" }, { "+++++", "   0k" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		bon_conv_speed(buf, sizeof(buf), c[i].in);
+		assert_string_equal(buf, c[i].out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +433,9 @@ int main(void)
 		cmocka_unit_test(test_csv_fields),
 		cmocka_unit_test(test_tickets),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_csv2txt),
+		cmocka_unit_test(test_table_103),
+		cmocka_unit_test(test_conv_speed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,12 @@ static void test_quoting(void **state)
 		{ "two\nlines", "\"two\nlines\"" },
 		{ "cr\r", "\"cr\r\"" },
 		{ "", "" },
+		/* formula injection: kept as text */
+		{ "=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"" },
+		{ "+1", "\"'+1\"" },
+		{ "-O ^flex_bg", "\"'-O ^flex_bg\"" },
+		{ "@SUM(A1)", "\"'@SUM(A1)\"" },
+		{ "a=b", "a=b" },
 	};
 	(void)state;
 

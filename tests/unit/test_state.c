@@ -20,6 +20,8 @@
 #include <cmocka.h>
 
 #include "fs/state.h"
+#include "fs/undo.h"
+#include "trace/blktrace.h"
 #include "util/util.h"
 
 struct fixture {
@@ -35,6 +37,8 @@ static int setup(void **state)
 	assert_non_null(mkdtemp(f->root));
 	f->sdir = path_join(f->root, "state");
 	setenv("FSLAB_STATE_DIR", f->sdir, 1);
+	fs_register_undo();
+	trace_register_undo();
 	*state = f;
 	return 0;
 }
@@ -147,7 +151,7 @@ static void test_dead_owner_cleaned(void **state)
 	char *img = path_join(f->root, "t-0.img");
 	char *mnt = path_join(f->root, "t-0.mnt");
 	char *neighbour = path_join(f->root, "t-1.img");
-	char *gone = path_join(f->root, "done.img");
+	char *gone = path_join(f->root, "t-2.img");
 	char *out;
 	pid_t pid;
 	int st;
@@ -156,10 +160,16 @@ static void test_dead_owner_cleaned(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (state_record("image", img) || state_record("image", gone))
+		struct stat sb;
+
+		if (state_scratch(f->root) || state_record("image", img) ||
+		    state_record("image", gone))
 			_exit(1);
 		touch(img);
 		touch(gone);
+		if (stat(img, &sb) || state_ident("image", sb.st_dev,
+						  sb.st_ino, img))
+			_exit(1);
 		if (unlink(gone) || state_done("image", gone))
 			_exit(1);
 		if (state_record("mountpoint", mnt) || mkdir(mnt, 0700))
@@ -227,6 +237,15 @@ static void test_live_owner_skipped(void **state)
 	free(jpath);
 }
 
+/* Mark f->root as a scratch directory, as state_scratch() does. */
+static void mark_scratch(const struct fixture *f)
+{
+	char *mark = path_join(f->root, STATE_SCRATCH_MARK);
+
+	touch(mark);
+	free(mark);
+}
+
 static void write_journal(const struct fixture *f, const char *name,
 			  const char *text)
 {
@@ -238,6 +257,8 @@ static void write_journal(const struct fixture *f, const char *name,
 	assert_non_null(fp);
 	fputs(text, fp);
 	fclose(fp);
+	/* fslab's own journals are 0600; others are not trusted. */
+	assert_int_equal(chmod(path, 0600), 0);
 	free(path);
 }
 
@@ -258,8 +279,9 @@ static void test_foreign_content_kept(void **state)
 	touch(inside);
 	touch(img);
 	/* pid 2^31-1 never exists: pid_max is at most 2^22. */
-	text = xasprintf("pid 2147483647 1\nmountpoint %s\nimage %s", mnt,
-			 img);
+	mark_scratch(f);
+	text = xasprintf("pid 2147483647 1\nscratch %s\nmountpoint %s\n"
+			 "image %s", f->root, mnt, img);
 	write_journal(f, "2147483647.state", text);
 	free(text);
 
@@ -315,8 +337,10 @@ static void test_pid_reuse_is_dead(void **state)
 	char *text, *out, *name;
 
 	touch(img);
+	mark_scratch(f);
 	/* Our pid, but a start time we never had. */
-	text = xasprintf("pid %ld 1\nimage %s\n", (long)getpid(), img);
+	text = xasprintf("pid %ld 1\nscratch %s\nimage %s\n", (long)getpid(),
+			 f->root, img);
 	name = xasprintf("%ld.1.stale.state", (long)getpid());
 	write_journal(f, name, text);
 	assert_int_equal(cleanup_capture(false, &out), 0);
@@ -337,7 +361,9 @@ static void test_stale_journal_renamed(void **state)
 	char *text, *name, *out;
 
 	touch(img);
-	text = xasprintf("pid %ld 1\nimage %s\n", (long)getpid(), img);
+	mark_scratch(f);
+	text = xasprintf("pid %ld 1\nscratch %s\nimage %s\n", (long)getpid(),
+			 f->root, img);
 	name = xasprintf("%ld.state", (long)getpid());
 	write_journal(f, name, text);
 	assert_int_equal(state_record("mountpoint", "/nowhere/x"), 0);
@@ -352,6 +378,110 @@ static void test_stale_journal_renamed(void **state)
 	assert_int_equal(nr_journals(f), 0);
 	free(name);
 	free(text);
+	free(img);
+}
+
+/*
+ * Crafted journals: entries outside the marked scratch, in a scratch
+ * without fslab's mark, of the wrong name, or whose inode is not the
+ * journaled one are never acted on; each is a problem and the journal
+ * is kept.
+ */
+static void test_crafted_refused(void **state)
+{
+	struct fixture *f = *state;
+	char *victim_dir = path_join(f->root, "victim");
+	char *victim = path_join(victim_dir, "x.img");
+	char *odd = path_join(f->root, "notes.txt");
+	char *swapped = path_join(f->root, "swapped.img");
+	char *text, *out;
+	struct stat st;
+
+	assert_int_equal(mkdir(victim_dir, 0700), 0);
+	touch(victim);
+	touch(odd);
+	touch(swapped);
+	assert_int_equal(stat(victim, &st), 0);
+	mark_scratch(f);
+	/* Unmarked scratch, a path outside it, a foreign name, and an
+	 * inode that is not the one recorded. */
+	text = xasprintf("pid 2147483647 1\nscratch %s\nimage %s\n"
+			 "scratch %s\nimage %s\nimage %s/../victim/x.img\n"
+			 "mountpoint %s\nimage %s\n"
+			 "ident image %llu %llu %s\n",
+			 victim_dir, victim, f->root, victim, f->root, odd,
+			 swapped, (unsigned long long)st.st_dev,
+			 (unsigned long long)st.st_ino, swapped);
+	write_journal(f, "2147483647.state", text);
+	free(text);
+	assert_int_equal(cleanup_capture(false, &out), 5);
+	free(out);
+	assert_true(exists(victim));
+	assert_true(exists(odd));
+	assert_true(exists(swapped));
+	assert_int_equal(nr_journals(f), 1);
+	free(victim_dir);
+	free(victim);
+	free(odd);
+	free(swapped);
+}
+
+/* A journal that is not ours (mode, owner) or a state dir others may
+ * write to is not trusted at all. */
+static void test_journal_ownership(void **state)
+{
+	struct fixture *f = *state;
+	char *img = path_join(f->root, "own.img");
+	char *jp = path_join(f->sdir, "2147483647.state");
+	char *text, *out;
+
+	touch(img);
+	mark_scratch(f);
+	text = xasprintf("pid 2147483647 1\nscratch %s\nimage %s\n",
+			 f->root, img);
+	write_journal(f, "2147483647.state", text);
+	free(text);
+	assert_int_equal(chmod(jp, 0644), 0);
+	assert_int_equal(cleanup_capture(false, &out), 1);
+	free(out);
+	assert_true(exists(img));
+	assert_int_equal(chmod(jp, 0600), 0);
+	assert_int_equal(chmod(f->sdir, 0777), 0);
+	assert_int_equal(cleanup_capture(false, &out), 1);
+	free(out);
+	assert_true(exists(img));
+	/* ... and nothing is journaled there either. */
+	assert_int_equal(state_record("image", img), -1);
+	assert_int_equal(chmod(f->sdir, 0700), 0);
+	assert_int_equal(cleanup_capture(false, &out), 0);
+	free(out);
+	assert_false(exists(img));
+	free(img);
+	free(jp);
+}
+
+/* What a live journal names is never touched through a dead one. */
+static void test_live_names_spared(void **state)
+{
+	struct fixture *f = *state;
+	char *img = path_join(f->root, "shared.img");
+	char *text, *out;
+
+	touch(img);
+	assert_int_equal(state_scratch(f->root), 0);
+	assert_int_equal(state_record("image", img), 0);
+	text = xasprintf("pid 2147483647 1\nscratch %s\nimage %s\n",
+			 f->root, img);
+	write_journal(f, "2147483647.state", text);
+	free(text);
+	assert_int_equal(cleanup_capture(false, &out), 0);
+	assert_non_null(strstr(out, "names what running fslab"));
+	free(out);
+	assert_true(exists(img));
+	assert_int_equal(nr_journals(f), 1);
+	assert_int_equal(state_done("image", img), 0);
+	state_finish();
+	unlink(img);
 	free(img);
 }
 
@@ -371,6 +501,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pid_reuse_is_dead,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_journal_renamed,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_crafted_refused,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_journal_ownership,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_names_spared,
 						setup, teardown),
 	};
 

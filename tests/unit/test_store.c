@@ -578,8 +578,12 @@ static void test_dead_writer_incomplete(void **state)
 	assert_int_equal(r->wlruns[0].nr_phases, 2);
 	run_rec_free(r);
 
-	/* A run of a live process stays "running". */
-	mine = write_run(st, "alive", 6000, 1, false);
+	/*
+	 * A run of a live process stays "running" (started now: a process
+	 * younger than its run would be another one that reused the pid).
+	 */
+	mine = write_run(st, "alive", (int64_t)(realtime_ns() / 1000000000ULL),
+			 1, false);
 	assert_non_null(mine);
 	assert_int_equal(store_load_run(st, mine->id, &r), 0);
 	assert_string_equal(r->status, "running");

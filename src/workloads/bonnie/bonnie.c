@@ -41,6 +41,16 @@ static const struct opt_enum perchar_values[] = {
 	{ "stdio", BON_PERCHAR_STDIO, "putc/getc over the whole file "
 	  "(bonnie++ 1.0x)" },
 	{ "none", BON_PERCHAR_NONE, "skip the per-char tests (bonnie++ -f)" },
+	{ "auto", BON_PERCHAR_AUTO, "the format's: stdio for 1.03, write "
+	  "for 2.00a" },
+	{ NULL, 0, NULL },
+};
+
+static const struct opt_enum format_values[] = {
+	{ "2.00a", BON_FMT_200A, "bonnie++ 2.00a: bon_csv2txt's table, CSV "
+	  "format 1.98 with latencies" },
+	{ "1.03", BON_FMT_103, "bonnie++ 1.03: its K/sec table and CSV, "
+	  "per-char by putc/getc" },
 	{ NULL, 0, NULL },
 };
 
@@ -56,7 +66,7 @@ const struct opt bon_opt_table[] = {
 	  0, 0, NULL },
 	{ "byte_io", OPT_SIZE, OFF(byte_io), "3M",
 	  "bytes the per-char tests move with perchar=write", 0, 0, NULL },
-	{ "perchar", OPT_ENUM, OFF(perchar), "write",
+	{ "perchar", OPT_ENUM, OFF(perchar), "auto",
 	  "meaning of the per-char tests", 0, 0, perchar_values },
 	{ "seeks", OPT_INT, OFF(seeks), "8192", "random seeks in total",
 	  1, 100000000, NULL },
@@ -70,8 +80,11 @@ const struct opt bon_opt_table[] = {
 	{ "cold", OPT_BOOL, OFF(cold), "0",
 	  "drop caches between tests (bonnie++ never does)", 0, 0, NULL },
 	{ "machine", OPT_STRING, OFF(machine), "",
-	  "machine name in the table and CSV (empty: the host name)",
+	  "row name in the table and CSV (empty: the target's name)",
 	  0, 0, NULL },
+	{ "format", OPT_ENUM, OFF(format), "2.00a",
+	  "bonnie++ version whose table and CSV are printed", 0, 0,
+	  format_values },
 	{ "seed", OPT_INT, OFF(seed), "-1",
 	  "seed for seeks, names and sizes (-1: the run seed)",
 	  -1, LLONG_MAX, NULL },
@@ -124,7 +137,7 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 		return error("%s", err);
 	r.size = bon_effective_size(o, bon_system_ram());
 	r.seed = o->seed >= 0 ? (uint64_t)o->seed : ctx->seed;
-	r.stdio = o->perchar == BON_PERCHAR_STDIO;
+	r.stdio = bon_perchar_of(o) == BON_PERCHAR_STDIO;
 	r.path = xasprintf("%s/Bonnie.%d", ctx->dir, (int)getpid());
 	r.verify = ctx->verify;
 	r.vname = r.path + strlen(ctx->dir) + 1;
@@ -139,7 +152,7 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 	fprintf(ctx->progress, "bonnie: file %s, %lluM, chunk %llu, per-char "
 		"%s%s\n", r.path, (unsigned long long)(r.size / MIB),
 		(unsigned long long)o->chunk,
-		perchar_values[o->perchar].name, o->direct ? ", O_DIRECT" :
+		perchar_values[bon_perchar_of(o)].name, o->direct ? ", O_DIRECT" :
 		"");
 	if (o->perchar != BON_PERCHAR_NONE)
 		ret = bon_test_putc(&r);
@@ -210,5 +223,7 @@ const struct workload wl_bonnie = {
 	.check = bon_check,
 	.run = bon_run_fn,
 	.report = bon_report,
+	.report_run = bon_report_table,
+	.report_compare = bon_report_table,
 	.key_metrics = bon_key_metrics,
 };

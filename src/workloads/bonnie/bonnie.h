@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The twelve tests, in bonnie++'s CSV order. */
 enum bon_test {
@@ -25,7 +26,11 @@ enum bon_perchar {
 	BON_PERCHAR_SYSCALL, /* one write(2)/read(2) per byte (>= 1.92) */
 	BON_PERCHAR_STDIO,   /* putc/getc over the whole file (1.0x) */
 	BON_PERCHAR_NONE,    /* skip the per-char tests (bonnie++ -f) */
+	BON_PERCHAR_AUTO,    /* the format's own: stdio for 1.03, else write */
 };
+
+/* The bonnie++ whose table and CSV the report prints. */
+enum bon_format { BON_FMT_200A, BON_FMT_103 };
 
 struct bon_opts {
 	uint64_t size;      /* 0: max(300 MiB, 2 x RAM) */
@@ -41,7 +46,11 @@ struct bon_opts {
 	char *machine;      /* "": the host name */
 	long long seed;     /* -1: from the run seed */
 	long long reorder;  /* MPI: getc and block read read rank r+K's file */
+	int format;         /* enum bon_format */
 };
+
+/* The per-char meaning a run uses: perchar, with auto resolved. */
+int bon_perchar_of(const struct bon_opts *o);
 
 struct bon_files {
 	long long n;        /* in units of 1024 files */
@@ -105,6 +114,19 @@ void bon_fmt_latency(char *buf, size_t len, double us);
 void bon_fmt_size(char *buf, size_t len, uint64_t bytes);
 /* The CSV row in bonnie++ 2.00a's layout (format 1.98), no newline. */
 char *bon_csv_row(const struct bon_row *r);
+/* The CSV row in bonnie++ 1.03's layout (no format field), no newline. */
+char *bon_csv_row_103(const struct bon_row *r);
+
+/*
+ * The tables of several CSV rows together: bon_csv2txt(1) 2.00a's for
+ * 1.98 rows (byte for byte what `bon_csv2txt` prints for them; other
+ * rows are skipped), and bonnie++ 1.03's layout for 1.03 rows (one row
+ * per line, labelled with the row's name).
+ */
+void bon_csv2txt(FILE *out, const char *const *rows, size_t nr);
+void bon_table_103(FILE *out, const char *const *rows, size_t nr);
+/* bon_csv2txt's K/sec cell ("1128k", "51.2m"); a non-number is 0. */
+void bon_conv_speed(char *buf, size_t len, const char *field);
 
 /* One random seek: which chunk, and whether it is rewritten. */
 struct bon_ticket {

@@ -97,7 +97,7 @@ int bon_test_create(struct bon_run *r, bool random)
 		if (f->max > f->min)
 			size = f->min + pyrand_below(&rnd, f->max - f->min + 1);
 		fd = openat(dfd, r->names[i], O_WRONLY | O_CREAT | O_TRUNC |
-			    O_CLOEXEC, 0600);
+			    O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			ret = bp_fail(&bp, "create", r->names[i]);
 			break;

@@ -100,7 +100,9 @@ int bon_test_stat_del(struct bon_run *r, enum bon_test t);
 /* report.c */
 struct run_rec;
 struct wlrun_rec;
+struct cmp_group;
 void bon_report(FILE *out, const struct run_rec *run,
 		const struct wlrun_rec *wr);
+void bon_report_table(FILE *out, const struct cmp_group *groups, size_t nr);
 
 #endif

@@ -59,7 +59,7 @@ int bon_test_putc(struct bon_run *r)
 			ret = bp_fail(&bp, "close", r->path);
 	} else {
 		int fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC |
-			      O_CLOEXEC, 0600);
+			      O_NOFOLLOW | O_CLOEXEC, 0600);
 
 		if (fd < 0)
 			return bp_end(r, &bp, BON_PUTC,
@@ -91,7 +91,8 @@ int bon_test_putc(struct bon_run *r)
 
 static int open_block(struct bon_run *r, int flags)
 {
-	return open(r->path, flags | O_CLOEXEC | (r->o->direct ? O_DIRECT : 0),
+	return open(r->path, flags | O_NOFOLLOW | O_CLOEXEC |
+		    (r->o->direct ? O_DIRECT : 0),
 		    0600);
 }
 

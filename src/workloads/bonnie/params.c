@@ -255,3 +255,11 @@ void bon_names_free(char **names, long long n)
 		free(names[i]);
 	free(names);
 }
+
+int bon_perchar_of(const struct bon_opts *o)
+{
+	if (o->perchar != BON_PERCHAR_AUTO)
+		return o->perchar;
+	return o->format == BON_FMT_103 ? BON_PERCHAR_STDIO :
+					  BON_PERCHAR_SYSCALL;
+}

@@ -36,60 +36,40 @@ static enum bon_test test_of(const char *name)
 static double metric_or(const struct phase_rec *p, const char *name,
 			double def)
 {
-	const struct metric *m = phase_rec_metric(p, name);
-
-	return m ? m->value : def;
+	return phase_rec_value(p, name, def);
 }
 
-/* A rate and its %CP in 9 columns: the %CP gives way to wide rates. */
-static void put_cell(FILE *out, const struct bon_cell *c, enum bon_test t)
+/* A stored repetition that did not complete: marked wherever shown. */
+static bool unfinished(const struct wlrun_rec *wr)
 {
-	char a[32], b[16];
-	int pad;
-
-	bon_fmt_rate(a, sizeof(a), c, t);
-	bon_fmt_cpu(b, sizeof(b), c);
-	if (strlen(a) + 1 + 3 <= 9) {
-		fprintf(out, " %5s %3s", a, b);
-		return;
-	}
-	pad = 9 - (int)strlen(a) - 1 - (int)strlen(b);
-	fprintf(out, " %*s%s %s", pad > 0 ? pad : 0, "", a, b);
+	return wr->status && strcmp(wr->status, "complete") &&
+	       strcmp(wr->status, "running");
 }
 
-static void put_lat_line(FILE *out, const char *tag, const double *us,
-			 int from, int to)
-{
-	char t[32];
-
-	fprintf(out, "%-12s", tag);
-	for (int i = from; i < to; i++) {
-		bon_fmt_latency(t, sizeof(t), us[i]);
-		fprintf(out, " %9s", t);
-	}
-	fputc('\n', out);
-}
-
-void bon_report(FILE *out, const struct run_rec *run,
-		const struct wlrun_rec *wr)
+/*
+ * One repetition as a bonnie++ CSV row in its own format, named label
+ * (machine= when given), "*" appended when the repetition did not
+ * complete, in format want (-1: the run's own).  Returns the row;
+ * *format and *stdio say how the repetition was run.
+ */
+static char *wlrun_csv(const struct wlrun_rec *wr, const char *label,
+		       int want, int *format, bool *stdio)
 {
 	struct bon_row row = { .version = "fslab-" FSLAB_VERSION,
 			       .concurrency = 1 };
-	double p50[BON_NR], p99[BON_NR], mx[BON_NR];
 	struct bon_opts o;
-	char err[256], size[32], *csv, pre[64];
-	const char *machine;
-	bool have_io = false, stdio = false;
+	char err[256], *name, *csv;
 
 	opt_defaults(bon_opt_table, &o);
 	if (wr->options)
 		(void)opt_parse(bon_opt_table, &o, wr->options, err,
 				sizeof(err));
-	machine = o.machine && *o.machine ? o.machine :
-		  run && run->host ? run->host : "localhost";
-	row.machine = machine;
-	for (int i = 0; i < BON_NR; i++)
-		p50[i] = p99[i] = mx[i] = -1;
+	name = xasprintf("%s%s", o.machine && *o.machine ? o.machine :
+			 label && *label ? label : "localhost",
+			 unfinished(wr) ? "*" : "");
+	row.machine = name;
+	*format = o.format;
+	*stdio = bon_perchar_of(&o) == BON_PERCHAR_STDIO;
 	for (size_t i = 0; i < wr->nr_phases; i++) {
 		const struct phase_rec *p = &wr->phases[i];
 		enum bon_test t = test_of(p->name);
@@ -105,17 +85,14 @@ void bon_report(FILE *out, const struct run_rec *run,
 		/* bonnie++'s %CP: the process's user+sys CPU over wall */
 		c->cpu_pct = p->m.wall_ns ? 100.0 * (double)(p->m.user_ns +
 			     p->m.sys_ns) / (double)p->m.wall_ns : 0;
-		c->lat_us = mx[t] = metric_or(p, "lat_max_us", -1);
-		p50[t] = metric_or(p, "lat_p50_us", -1);
-		p99[t] = metric_or(p, "lat_p99_us", -1);
+		c->lat_us = metric_or(p, "lat_max_us", -1);
 		row.seed = (uint64_t)metric_or(p, "seed", 0);
 		if (t < BON_SEQ_CREATE) {
-			have_io = true;
 			row.size = (uint64_t)metric_or(p, "size_B", 0);
 			row.chunk = (uint64_t)metric_or(p, "chunk_B", 0);
 			row.seeks = (long long)metric_or(p, "seeks", 0);
 			row.seekers = (long long)metric_or(p, "seekers", 0);
-			stdio = metric_or(p, "perchar_stdio", 0) != 0;
+			*stdio = metric_or(p, "perchar_stdio", *stdio) != 0;
 		} else {
 			row.have_files = true;
 			row.files.n = (long long)metric_or(p, "files_n", 0);
@@ -129,64 +106,105 @@ void bon_report(FILE *out, const struct run_rec *run,
 						"files_chunk_B", 0);
 		}
 	}
-	fputc('\n', out);
-	if (have_io) {
-		int w;
+	if (want < 0)
+		want = o.format;
+	csv = want == BON_FMT_103 ? bon_csv_row_103(&row) : bon_csv_row(&row);
+	free(name);
+	opt_release(bon_opt_table, &o);
+	return csv;
+}
 
-		bon_fmt_size(size, sizeof(size), row.size);
-		w = 12 - 1 - (int)strlen(size);
-		snprintf(pre, sizeof(pre), "%-*.*s %s", w > 0 ? w : 0,
-			 w > 0 ? w : 0, machine, size);
-		fprintf(out, "%-12.12s ------Sequential Output------ "
-			"--Sequential Input- --Random-\n",
-			"fslab " FSLAB_VERSION);
-		fprintf(out, "             -Per Chr- --Block-- -Rewrite- "
-			"-Per Chr- --Block-- --Seeks--\n");
-		fprintf(out, "Machine Size K/sec %%CP K/sec %%CP K/sec %%CP "
-			"K/sec %%CP K/sec %%CP  /sec %%CP\n");
-		fprintf(out, "%-12s", pre);
-		for (int t = 0; t < BON_NR_IO; t++)
-			put_cell(out, &row.cell[t], (enum bon_test)t);
-		fputc('\n', out);
-		put_lat_line(out, "Latency", mx, 0, BON_NR_IO);
-		put_lat_line(out, "  p50", p50, 0, BON_NR_IO);
-		put_lat_line(out, "  p99", p99, 0, BON_NR_IO);
-		if (row.cell[BON_PUTC].present)
-			fprintf(out, "Per Chr: %s\n", stdio ?
-				"putc/getc over the whole file "
-				"(bonnie++ 1.0x)" :
-				"one write(2)/read(2) per byte over byte_io "
-				"(bonnie++ >= 1.92)");
-	}
-	if (row.have_files) {
-		const struct bon_files *f = &row.files;
+/*
+ * One repetition: its CSV row (what bonnie++ prints last), as 1.98 for
+ * bon_csv2txt and bon_csv2html, and as 1.03 too with format=1.03.  The
+ * table comes once per run, over every target and repetition
+ * (bon_report_table), as bonnie++'s users paste it.
+ */
+void bon_report(FILE *out, const struct run_rec *run,
+		const struct wlrun_rec *wr)
+{
+	const struct target_rec *t = run ? run_rec_target(run, wr) : NULL;
+	const char *label = t ? t->name : NULL;
+	int format;
+	bool stdio;
+	char *csv = wlrun_csv(wr, label, BON_FMT_200A, &format, &stdio);
 
-		snprintf(pre, sizeof(pre), "%lld", f->n);
-		if (f->max || f->min)
-			snprintf(pre, sizeof(pre), "%lld:%llu:%llu", f->n,
-				 (unsigned long long)f->max,
-				 (unsigned long long)f->min);
-		if (f->dirs > 1) {
-			size_t l = strlen(pre);
-
-			snprintf(pre + l, sizeof(pre) - l, "/%lld", f->dirs);
-		}
-		fprintf(out, "             ------Sequential Create------ "
-			"--------Random Create--------\n");
-		fprintf(out, "%-12.12s -Create-- --Read--- -Delete-- "
-			"-Create-- --Read--- -Delete--\n", machine);
-		fprintf(out, "       files  /sec %%CP  /sec %%CP  /sec %%CP "
-			" /sec %%CP  /sec %%CP  /sec %%CP\n");
-		fprintf(out, "%12s", pre);
-		for (int t = BON_NR_IO; t < BON_NR; t++)
-			put_cell(out, &row.cell[t], (enum bon_test)t);
-		fputc('\n', out);
-		put_lat_line(out, "Latency", mx, BON_NR_IO, BON_NR);
-		put_lat_line(out, "  p50", p50, BON_NR_IO, BON_NR);
-		put_lat_line(out, "  p99", p99, BON_NR_IO, BON_NR);
-	}
-	csv = bon_csv_row(&row);
 	fprintf(out, "%s\n", csv);
 	free(csv);
-	opt_release(bon_opt_table, &o);
+	if (format != BON_FMT_103)
+		return;
+	csv = wlrun_csv(wr, label, BON_FMT_103, &format, &stdio);
+	fprintf(out, "%s\n", csv);
+	free(csv);
+}
+
+struct table_rows {
+	char **rows;
+	size_t nr, alloc;
+	int stdio_mask;       /* 1: some row used write(2), 2: stdio */
+};
+
+static void print_table(FILE *out, struct table_rows *t, int format)
+{
+	if (!t->nr)
+		return;
+	fputc('\n', out);
+	if (format == BON_FMT_103)
+		bon_table_103(out, (const char *const *)t->rows, t->nr);
+	else
+		bon_csv2txt(out, (const char *const *)t->rows, t->nr);
+	if (t->stdio_mask & 2)
+		fprintf(out, "Per Chr: putc/getc over the whole file "
+			"(bonnie++ 1.0x)%s\n", t->stdio_mask & 1 ?
+			" where the row's CSV says so" : "");
+	if (t->stdio_mask & 1)
+		fprintf(out, "Per Chr: one write(2)/read(2) per byte over "
+			"byte_io (bonnie++ >= 1.92)%s\n", t->stdio_mask & 2 ?
+			" for the other rows" : "");
+	for (size_t i = 0; i < t->nr; i++) {
+		fprintf(out, "%s\n", t->rows[i]);
+		free(t->rows[i]);
+	}
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * The run's (or the comparison's) bonnie++ tables: one per format, one
+ * row per configuration and repetition, named after the configuration
+ * (the target) unless machine= names it; then the CSV rows.
+ */
+void bon_report_table(FILE *out, const struct cmp_group *groups, size_t nr)
+{
+	struct table_rows t[2] = { 0 };
+	bool marked = false;
+
+	for (size_t g = 0; g < nr; g++) {
+		for (size_t r = 0; r < groups[g].nr_reps; r++) {
+			const struct wlrun_rec *wr = groups[g].reps[r];
+			int format;
+			bool stdio;
+			char *csv = wlrun_csv(wr, groups[g].label, -1,
+					      &format, &stdio);
+			struct table_rows *tr = &t[format == BON_FMT_103];
+
+			ALLOC_GROW(tr->rows, tr->nr + 1, tr->alloc);
+			tr->rows[tr->nr++] = csv;
+			tr->stdio_mask |= stdio ? 2 : 1;
+			marked |= unfinished(wr);
+		}
+	}
+	print_table(out, &t[0], BON_FMT_200A);
+	print_table(out, &t[1], BON_FMT_103);
+	if (!marked)
+		return;
+	for (size_t g = 0; g < nr; g++)
+		for (size_t r = 0; r < groups[g].nr_reps; r++) {
+			const struct wlrun_rec *wr = groups[g].reps[r];
+
+			if (unfinished(wr))
+				fprintf(out, "* %s rep %d: %s; its row holds "
+					"the tests that completed\n",
+					groups[g].label, wr->rep, wr->status);
+		}
 }

@@ -123,7 +123,8 @@ static int native_pass(struct cb_run *r, enum cb_data d)
 
 	for (int i = 0;; i++) {
 		snprintf(name, sizeof(name), "native-%d", i);
-		if (fstatat(r->bench_fd, name, &sb, 0) && errno == ENOENT)
+		if (fstatat(r->bench_fd, name, &sb, AT_SYMLINK_NOFOLLOW) &&
+		    errno == ENOENT)
 			break;
 	}
 	treemodel_init(&sorted);
@@ -171,6 +172,14 @@ static int do_op(struct cb_run *r, const struct cb_action *a)
 	w.ph = phase_begin(r->ctx, cb_phase_name(a), a->tree);
 	switch (a->op) {
 	case CB_OP_CREATE:
+		/* A new tree, never an existing one (a user's, a run's):
+		 * the original fails on it too. */
+		if (!mkdirat(r->bench_fd, a->tree, 0755) || errno != EEXIST) {
+			ret = cb_write_set(r, &w, a->tree, m, false, false);
+			break;
+		}
+		ret = cb_op_error(r, &w, "create", a->tree, "");
+		break;
 	case CB_OP_COMPILE:
 		ret = cb_write_set(r, &w, a->tree, m, false, false);
 		break;
@@ -257,6 +266,11 @@ static int summary(struct cb_run *r)
 		}
 		snprintf(name, sizeof(name), "%s.sync_s", kn);
 		phase_metric(ph, name, s->sync_s, "s", BETTER_LOWER);
+		/* compilebench's (user Us sys Ss): CPU per op */
+		snprintf(name, sizeof(name), "%s.user_s", kn);
+		phase_metric(ph, name, s->user / s->runs, "s", BETTER_NONE);
+		snprintf(name, sizeof(name), "%s.sys_s", kn);
+		phase_metric(ph, name, s->sys / s->runs, "s", BETTER_NONE);
 	}
 	return phase_end(r->ctx, ph, NULL);
 }
@@ -390,6 +404,7 @@ const struct workload wl_compilebench = {
 	.check = cb_check,
 	.run = cb_run_fn,
 	.report = cb_report,
+	.report_run = cb_report_run,
 	.report_compare = cb_report_compare,
 	.key_metrics = cb_key_metrics,
 };

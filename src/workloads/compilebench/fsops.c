@@ -96,7 +96,8 @@ int cb_open_tree(struct cb_run *r, struct op_work *w, const char *tree,
 
 	if (create && mkdirat(r->bench_fd, tree, 0755) && errno != EEXIST)
 		return cb_op_error(r, w, "create directory", tree, "");
-	fd = openat(r->bench_fd, tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(r->bench_fd, tree, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
 	if (fd < 0)
 		return cb_op_error(r, w, "open directory", tree, "");
 	return fd;
@@ -114,7 +115,7 @@ int cb_write_set(struct cb_run *r, struct op_work *w, const char *tree,
 	struct treemodel seen;
 	int tfd = cb_open_tree(r, w, tree, true), ret = 0;
 	int flags = (readfirst ? O_RDWR : O_WRONLY) | O_APPEND | O_CREAT |
-		    O_CLOEXEC;
+		    O_NOFOLLOW | O_CLOEXEC;
 	char dir[PATH_MAX];
 
 	if (tfd < 0)

@@ -109,6 +109,7 @@ struct wlrun_rec;
 struct cmp_group;
 void cb_report(FILE *out, const struct run_rec *run,
 	       const struct wlrun_rec *wr);
+void cb_report_run(FILE *out, const struct cmp_group *groups, size_t nr);
 void cb_report_compare(FILE *out, const struct cmp_group *groups,
 		       size_t nr);
 

@@ -91,68 +91,165 @@ void cb_report(FILE *out, const struct run_rec *run,
 }
 
 /*
- * compare: compilebench's two "Average ... results" blocks of the
- * mailing-list comparisons, side by side, one column per configuration.
- * Each figure is the mean over the repetitions of that repetition's
- * compilebench average (what its own report prints).
+ * The mean over repetitions of one per-repetition figure, by the rule
+ * `fslab compare` applies to the same stored metric: a rate (MB/s) is
+ * averaged harmonically when every repetition's is positive (total work
+ * over total time), anything else arithmetically.  So the "Average"
+ * blocks, the summary rows of compare's tables and its JSON agree.
+ */
+static double cb_rep_mean(const double *x, size_t n, bool rate)
+{
+	double sum = 0, inv = 0;
+	bool pos = rate;
+
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += x[i];
+		if (x[i] > 0)
+			inv += 1 / x[i];
+		else
+			pos = false;
+	}
+	return pos ? (double)n / inv : sum / (double)n;
+}
+
+static bool rep_unfinished(const struct wlrun_rec *wr)
+{
+	return wr->status && strcmp(wr->status, "complete") &&
+	       strcmp(wr->status, "running");
+}
+
+/* One configuration's averages over its complete repetitions. */
+struct cb_average {
+	struct kind_stats k[K_NR];   /* runs, sum = avg, user, sys: means */
+	size_t used, skipped;
+};
+
+static void cb_average(const struct cmp_group *g, struct cb_average *a)
+{
+	size_t n = g->nr_reps ? g->nr_reps : 1;
+	double *avg = xcalloc(n, sizeof(*avg)), *user = xcalloc(n,
+					sizeof(*user)), *sys = xcalloc(n,
+					sizeof(*sys)), *runs = xcalloc(n,
+					sizeof(*runs));
+
+	memset(a, 0, sizeof(*a));
+	for (int k = 0; k < K_NR; k++) {
+		size_t m = 0;
+
+		a->used = a->skipped = 0;
+		for (size_t r = 0; r < g->nr_reps; r++) {
+			const struct wlrun_rec *wr = g->reps[r];
+			struct kind_stats st[K_NR];
+
+			if (rep_unfinished(wr)) {
+				a->skipped++;
+				continue;
+			}
+			a->used++;
+			memset(st, 0, sizeof(st));
+			for (size_t i = 0; i < wr->nr_phases; i++)
+				cb_stats_add(st, &wr->phases[i]);
+			if (!st[k].runs)
+				continue;
+			avg[m] = st[k].sum / st[k].runs;
+			user[m] = st[k].user / st[k].runs;
+			sys[m] = st[k].sys / st[k].runs;
+			runs[m] = st[k].runs;
+			m++;
+		}
+		if (!m)
+			continue;
+		a->k[k].runs = (int)(cb_rep_mean(runs, m, false) + 0.5);
+		a->k[k].sum = cb_rep_mean(avg, m, !cb_kinds[k].seconds);
+		a->k[k].user = cb_rep_mean(user, m, false);
+		a->k[k].sys = cb_rep_mean(sys, m, false);
+	}
+	free(avg);
+	free(user);
+	free(sys);
+	free(runs);
+}
+
+/*
+ * compilebench's "Average NAME results" of the mailing-list comparisons,
+ * one block per configuration, each line in compilebench's own summary
+ * format: per repetition compilebench's average, then the mean of those
+ * over the complete repetitions (cb_rep_mean).  A repetition that did
+ * not complete is left out and named in the heading.
+ */
+static void print_average(FILE *out, const struct cmp_group *g)
+{
+	struct cb_average a;
+
+	cb_average(g, &a);
+	fprintf(out, "\nAverage %s results", g->label ? g->label : "?");
+	if (a.skipped) {
+		fprintf(out, " (%zu of %zu repetitions; not counted:", a.used,
+			a.used + a.skipped);
+		for (size_t r = 0; r < g->nr_reps; r++)
+			if (rep_unfinished(g->reps[r]))
+				fprintf(out, " rep %d %s", g->reps[r]->rep,
+					g->reps[r]->status);
+		fputc(')', out);
+	}
+	fputc('\n', out);
+	for (int k = 0; k < K_NR; k++) {
+		struct kind_stats s = a.k[k];
+
+		/* print_stat divides by runs: hand it totals */
+		s.sum *= s.runs;
+		s.user *= s.runs;
+		s.sys *= s.runs;
+		print_stat(out, &s, &cb_kinds[k]);
+	}
+}
+
+void cb_report_run(FILE *out, const struct cmp_group *groups, size_t nr)
+{
+	for (size_t g = 0; g < nr; g++)
+		print_average(out, &groups[g]);
+}
+
+/*
+ * compare: the "Average NAME results" block of every configuration, then
+ * the averages side by side with the change against the first.
  */
 void cb_report_compare(FILE *out, const struct cmp_group *groups,
 		       size_t nr)
 {
-	double *avg = xcalloc(nr * K_NR + 1, sizeof(*avg));
-	int *reps = xcalloc(nr * K_NR + 1, sizeof(*reps));
-	char **head = xcalloc(nr + 1, sizeof(*head));
+	struct cb_average *a = xcalloc(nr + 1, sizeof(*a));
 	int w = 22;
 
 	for (size_t g = 0; g < nr; g++) {
-		head[g] = xasprintf("Average %s results", groups[g].label);
-		if ((int)strlen(head[g]) + 2 > w)
-			w = (int)strlen(head[g]) + 2;
-		for (size_t r = 0; r < groups[g].nr_reps; r++) {
-			const struct wlrun_rec *wr = groups[g].reps[r];
-			struct kind_stats st[K_NR];
-
-			memset(st, 0, sizeof(st));
-			for (size_t i = 0; i < wr->nr_phases; i++)
-				cb_stats_add(st, &wr->phases[i]);
-			for (int k = 0; k < K_NR; k++) {
-				if (!st[k].runs)
-					continue;
-				avg[g * K_NR + k] += st[k].sum / st[k].runs;
-				reps[g * K_NR + k]++;
-			}
-		}
+		print_average(out, &groups[g]);
+		cb_average(&groups[g], &a[g]);
+		if (groups[g].label && (int)strlen(groups[g].label) + 2 > w)
+			w = (int)strlen(groups[g].label) + 2;
 	}
-	fprintf(out, "compilebench averages (mean over repetitions; change "
-		"against '%s')\n", nr ? groups[0].label : "-");
-	fprintf(out, "%-22s", "");
+	fprintf(out, "\ncompilebench averages (mean over repetitions; change "
+		"against '%s')\n%-22s", nr ? groups[0].label : "-", "");
 	for (size_t g = 0; g < nr; g++)
-		fprintf(out, "%-*s", w, head[g]);
+		fprintf(out, "%-*s", w, groups[g].label);
 	fputc('\n', out);
 	for (int k = 0; k < K_NR; k++) {
 		fprintf(out, "%-22s", cb_kinds[k].tag);
 		for (size_t g = 0; g < nr; g++) {
-			int n = reps[g * K_NR + k];
-			double v = n ? avg[g * K_NR + k] / n : 0;
-			double b = reps[k] ? avg[k] / reps[k] : 0;
+			double v = a[g].k[k].sum, b = a[0].k[k].sum;
+			const char *u = cb_kinds[k].seconds ? "s" : "MB/s";
 			char cell[64];
 
-			if (!n)
+			if (!a[g].k[k].runs)
 				snprintf(cell, sizeof(cell), "no runs");
-			else if (g && reps[k] && b != 0)
+			else if (g && a[0].k[k].runs && b != 0)
 				snprintf(cell, sizeof(cell), "%.2f %s (%+.1f%%)",
-					 v, cb_kinds[k].seconds ? "s" : "MB/s",
-					 100.0 * (v - b) / b);
+					 v, u, 100.0 * (v - b) / b);
 			else
-				snprintf(cell, sizeof(cell), "%.2f %s", v,
-					 cb_kinds[k].seconds ? "s" : "MB/s");
+				snprintf(cell, sizeof(cell), "%.2f %s", v, u);
 			fprintf(out, "%-*s", w, cell);
 		}
 		fputc('\n', out);
 	}
-	for (size_t g = 0; g < nr; g++)
-		free(head[g]);
-	free(head);
-	free(avg);
-	free(reps);
+	free(a);
 }

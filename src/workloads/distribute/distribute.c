@@ -504,21 +504,7 @@ static int distribute_phase(struct dist_run *r, bool *drained)
 	phase_metric(ph, "backlog.pool", (double)p, "files", BETTER_NONE);
 	phase_metric(ph, "backlog.outgoing", (double)o, "files",
 		     BETTER_NONE);
-	if (h.count) {
-		static const struct { const char *name; double q; } qs[] = {
-			{ "latency.p50_ms", 0.50 }, { "latency.p95_ms", 0.95 },
-			{ "latency.p99_ms", 0.99 },
-		};
-
-		for (size_t i = 0; i < ARRAY_SIZE(qs); i++)
-			phase_metric(ph, qs[i].name,
-				     (double)lathist_quantile(&h, qs[i].q) /
-				     1e6, "ms", BETTER_LOWER);
-		phase_metric(ph, "latency.max_ms", (double)h.max / 1e6, "ms",
-			     BETTER_LOWER);
-		phase_metric(ph, "latency.mean_ms", lathist_mean(&h) / 1e6,
-			     "ms", BETTER_LOWER);
-	}
+	phase_latency(ph, NULL, &h);  /* publish -> delivery */
 	store_intervals(ph, iv);
 	free(iv);
 	if (check_thread_error(r, ph)) {
@@ -576,7 +562,7 @@ static int dist_check_fn(const void *vopts, char *err, size_t errlen)
 }
 
 static const char *const dist_key_metrics[] = {
-	"distribute/files/s", "distribute/MiB/s", "distribute/latency.p99_ms",
+	"distribute/files/s", "distribute/MiB/s", "distribute/lat_p99_ms",
 	NULL,
 };
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/splitmix.h"
 #include "util/util.h"
 
 /* ---- pure helpers (declared in distribute.h, unit-tested) ---- */
@@ -99,20 +100,12 @@ uint64_t dist_population(const struct dist_opts *o)
 	return o->files ? (uint64_t)o->files : DIST_DEFAULT_FILES;
 }
 
-/* splitmix64: a good 64-bit mix, so sizes need no table. */
-static uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 uint64_t dist_file_size(uint64_t seed, unsigned inst, unsigned src,
 			uint64_t seq, uint64_t min, uint64_t max)
 {
-	uint64_t h = mix64(mix64(mix64(seed) ^ inst) ^ ((uint64_t)src << 40)
-			   ^ seq);
+	/* splitmix64: a good 64-bit mix, so sizes need no table */
+	uint64_t h = splitmix64(splitmix64(splitmix64(seed) ^ inst) ^
+				((uint64_t)src << 40) ^ seq);
 
 	if (max <= min)
 		return min;

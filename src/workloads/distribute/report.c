@@ -11,20 +11,10 @@
 
 /* ---- report, from the stored phases only ---- */
 
-static const struct phase_rec *find_phase(const struct wlrun_rec *wr,
-					  const char *name)
-{
-	for (size_t i = 0; i < wr->nr_phases; i++)
-		if (!strcmp(wr->phases[i].name, name))
-			return &wr->phases[i];
-	return NULL;
-}
-
+/* A stored figure; NAN when the phase or the metric is missing. */
 static double mval(const struct phase_rec *p, const char *name)
 {
-	const struct metric *m = p ? phase_rec_metric(p, name) : NULL;
-
-	return m ? m->value : NAN;
+	return phase_rec_value(p, name, NAN);
 }
 
 static void report_intervals(FILE *out, const struct phase_rec *p)
@@ -81,9 +71,9 @@ static void report_intervals(FILE *out, const struct phase_rec *p)
 void dist_report(FILE *out, const struct run_rec *run,
 		 const struct wlrun_rec *wr)
 {
-	const struct phase_rec *fill = find_phase(wr, "fill");
-	const struct phase_rec *p = find_phase(wr, "distribute");
-	const struct phase_rec *v = find_phase(wr, "verify");
+	const struct phase_rec *fill = wlrun_rec_phase(wr, "fill", false);
+	const struct phase_rec *p = wlrun_rec_phase(wr, "distribute", false);
+	const struct phase_rec *v = wlrun_rec_phase(wr, "verify", false);
 	double wall, span, fs, mibs;
 
 	(void)run;
@@ -122,11 +112,11 @@ void dist_report(FILE *out, const struct run_rec *run,
 			wall, p->status == PHASE_OK ? "" :
 			" (phase did not complete)");
 	report_intervals(out, p);
-	if (!isnan(mval(p, "latency.p50_ms")))
+	if (!isnan(mval(p, "lat_p50_ms")))
 		fprintf(out, "\nlatency publish->delivery: p50 %.2f ms  p95 "
 			"%.2f ms  p99 %.2f ms  max %.2f ms\n",
-			mval(p, "latency.p50_ms"), mval(p, "latency.p95_ms"),
-			mval(p, "latency.p99_ms"), mval(p, "latency.max_ms"));
+			mval(p, "lat_p50_ms"), mval(p, "lat_p95_ms"),
+			mval(p, "lat_p99_ms"), mval(p, "lat_max_ms"));
 	fprintf(out, "backlog at end: source %.0f  pool %.0f  outgoing "
 		"%.0f\n", mval(p, "backlog.source"), mval(p, "backlog.pool"),
 		mval(p, "backlog.outgoing"));

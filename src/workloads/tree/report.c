@@ -31,14 +31,24 @@ struct row {
 	const char *phase, *label;
 };
 
+static bool has_prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+/* The mail's step names; a traversal's order is in its label. */
 static const char *row_title(const char *phase)
 {
 	if (!strcmp(phase, "unpack"))
 		return "unpacking tree";
-	if (!strcmp(phase, "cold-read"))
+	if (!strcmp(phase, "sync"))
+		return "sync after unpack";
+	if (has_prefix(phase, "cold-read"))
 		return "cold traversal";
-	if (!strcmp(phase, "hot-read"))
+	if (has_prefix(phase, "hot-read"))
 		return "hot traversal";
+	if (has_prefix(phase, "stat-"))
+		return "stat";
 	return phase;
 }
 
@@ -77,29 +87,59 @@ static size_t collect_rows(const struct cmp_group *g, size_t ng,
 	return nr;
 }
 
-/* Mean of a figure of the row's phase over a group's reps; <0: none. */
+/*
+ * The mean over a group's complete phases of a figure of the row's phase
+ * (NULL: the wall time, "@user"/"@sys": the CPU times), by the rule
+ * `compare` applies: rates ("/s") harmonically when all are positive,
+ * everything else arithmetically.  < 0: none.
+ */
 static double group_mean(const struct cmp_group *g, const struct row *k,
 			 const char *metric)
 {
-	double sum = 0;
+	bool rate = metric && strstr(metric, "/s") &&
+		    !strcmp(metric + strlen(metric) - 2, "/s");
+	double sum = 0, inv = 0;
 	int n = 0;
 
 	for (size_t j = 0; j < g->nr_reps; j++)
 		for (size_t i = 0; i < g->reps[j]->nr_phases; i++) {
 			const struct phase_rec *p = &g->reps[j]->phases[i];
 			const struct metric *m;
+			double v;
 
 			if (p->status != PHASE_OK || !same_key(p, k))
 				continue;
-			if (!metric) {
-				sum += secs(p->m.wall_ns);
-				n++;
-			} else if ((m = phase_rec_metric(p, metric))) {
-				sum += m->value;
-				n++;
-			}
+			if (!metric)
+				v = secs(p->m.wall_ns);
+			else if (!strcmp(metric, "@user"))
+				v = secs(p->m.user_ns);
+			else if (!strcmp(metric, "@sys"))
+				v = secs(p->m.sys_ns);
+			else if ((m = phase_rec_metric(p, metric)))
+				v = m->value;
+			else
+				continue;
+			sum += v;
+			if (v > 0)
+				inv += 1 / v;
+			else
+				rate = false;
+			n++;
 		}
-	return n ? sum / n : -1;
+	if (!n)
+		return -1;
+	return rate ? n / inv : sum / n;
+}
+
+/* A configuration with a repetition that did not complete: marked. */
+static bool group_unfinished(const struct cmp_group *g)
+{
+	for (size_t j = 0; j < g->nr_reps; j++)
+		if (g->reps[j]->status &&
+		    strcmp(g->reps[j]->status, "complete") &&
+		    strcmp(g->reps[j]->status, "running"))
+			return true;
+	return false;
 }
 
 static void row_name(char *buf, size_t len, const struct row *k,
@@ -114,36 +154,74 @@ static void row_name(char *buf, size_t len, const struct row *k,
 
 static bool is_read(const struct row *k)
 {
-	return !strcmp(k->phase, "cold-read") ||
-	       !strcmp(k->phase, "hot-read");
+	return has_prefix(k->phase, "cold-read") ||
+	       has_prefix(k->phase, "hot-read");
+}
+
+#define COLW 10         /* a configuration's column */
+#define NAMEW 34        /* the step's name */
+
+/* The configurations' names over as many lines as the longest needs. */
+static void print_heads(FILE *out, const struct cmp_group *g, size_t ng)
+{
+	size_t lines = 1;
+
+	for (size_t i = 0; i < ng; i++) {
+		size_t l = strlen(g[i].label ? g[i].label : "?") +
+			   group_unfinished(&g[i]);
+
+		if ((l + COLW - 1) / COLW > lines)
+			lines = (l + COLW - 1) / COLW;
+	}
+	for (size_t line = 0; line < lines; line++) {
+		fprintf(out, "    %-*s", NAMEW + 5, "");
+		for (size_t i = 0; i < ng; i++) {
+			char name[256];
+			size_t l;
+
+			snprintf(name, sizeof(name), "%s%s",
+				 g[i].label ? g[i].label : "?",
+				 group_unfinished(&g[i]) ? "*" : "");
+			l = strlen(name);
+			fprintf(out, " %*.*s", COLW, COLW, line * COLW < l ?
+				name + line * COLW : "");
+		}
+		fputc('\n', out);
+	}
 }
 
 static void print_table(FILE *out, const struct cmp_group *g, size_t ng)
 {
+	static const struct {
+		const char *metric, *tag;
+	} times[] = { { NULL, "real" }, { "@user", "user" },
+		      { "@sys", "sys" } };
 	struct row *rows;
 	size_t nr = collect_rows(g, ng, &rows);
 	char name[96], cell[32];
+	bool marked = false;
 
-	fprintf(out, "    %-38s", "");
-	for (size_t i = 0; i < ng; i++)
-		fprintf(out, " %10.10s", g[i].label ? g[i].label : "?");
-	fputc('\n', out);
+	print_heads(out, g, ng);
 	for (size_t r = 0; r < nr; r++) {
 		row_name(name, sizeof(name), &rows[r], "");
-		fprintf(out, "    %-38s", name);
-		for (size_t i = 0; i < ng; i++)
-			fprintf(out, " %10s", tree_fmt_mss(cell, sizeof(cell),
-				group_mean(&g[i], &rows[r], NULL)));
-		fputc('\n', out);
+		for (size_t t = 0; t < ARRAY_SIZE(times); t++) {
+			fprintf(out, "    %-*s %-4s", NAMEW, t ? "" : name,
+				times[t].tag);
+			for (size_t i = 0; i < ng; i++)
+				fprintf(out, " %*s", COLW, tree_fmt_mss(cell,
+					sizeof(cell), group_mean(&g[i],
+					&rows[r], times[t].metric)));
+			fputc('\n', out);
+		}
 	}
 	/* the rates behind the table, and what a read phase wrote */
 	static const struct {
 		const char *metric, *what, *fmt;
 	} extra[] = {
-		{ "MiB/s", " MiB/s", " %10.2f" },
-		{ "files/s", " files/s", " %10.0f" },
-		{ "rd_ios_per_file", " reads/file", " %10.2f" },
-		{ "dev_write_MiB", " MiB written", " %10.2f" },
+		{ "MiB/s", " MiB/s", " %*.2f" },
+		{ "files/s", " files/s", " %*.0f" },
+		{ "rd_ios_per_file", " reads/file", " %*.2f" },
+		{ "dev_write_MiB", " MiB written", " %*.2f" },
 	};
 	fputc('\n', out);
 	for (size_t r = 0; r < nr; r++) {
@@ -152,49 +230,53 @@ static void print_table(FILE *out, const struct cmp_group *g, size_t ng)
 		for (size_t x = 0; x < ARRAY_SIZE(extra); x++) {
 			if (x >= 2 && !is_read(&rows[r]))
 				continue;
-			if (x == 2 && strcmp(rows[r].phase, "cold-read"))
+			if (x == 2 && !has_prefix(rows[r].phase, "cold-read"))
 				continue;
 			if (x < 2 && !is_read(&rows[r]) && !is_unpack)
 				continue;
 			row_name(name, sizeof(name), &rows[r], extra[x].what);
-			fprintf(out, "    %-38s", name);
+			fprintf(out, "    %-*s", NAMEW + 5, name);
 			for (size_t i = 0; i < ng; i++) {
 				double v = group_mean(&g[i], &rows[r],
 						      extra[x].metric);
 
 				if (v < 0)
-					fprintf(out, " %10s", "-");
+					fprintf(out, " %*s", COLW, "-");
 				else
-					fprintf(out, extra[x].fmt, v);
+					fprintf(out, extra[x].fmt, COLW, v);
 			}
 			fputc('\n', out);
 		}
 	}
+	for (size_t i = 0; i < ng; i++)
+		for (size_t j = 0; j < g[i].nr_reps; j++) {
+			const struct wlrun_rec *w = g[i].reps[j];
+
+			if (!w->status || !strcmp(w->status, "complete") ||
+			    !strcmp(w->status, "running"))
+				continue;
+			if (!marked)
+				fputc('\n', out);
+			marked = true;
+			fprintf(out, "    * %s rep %d: %s; its completed steps "
+				"are counted\n", g[i].label ? g[i].label : "?",
+				w->rep, w->status);
+		}
 	free(rows);
 }
 
 void tree_report_compare(FILE *out, const struct cmp_group *groups,
 			 size_t nr_groups)
 {
-	fprintf(out, "\ntree: mean over repetitions, m:ss.s\n");
+	fprintf(out, "\ntree: mean over repetitions, m:ss.s, real/user/sys "
+		"per step as time(1) gives them\n");
 	print_table(out, groups, nr_groups);
-}
-
-static const struct phase_rec *find_phase(const struct wlrun_rec *wr,
-					  const char *name)
-{
-	for (size_t i = 0; i < wr->nr_phases; i++)
-		if (!strcmp(wr->phases[i].name, name))
-			return &wr->phases[i];
-	return NULL;
 }
 
 static double metric_or(const struct phase_rec *p, const char *name,
 			double def)
 {
-	const struct metric *m = p ? phase_rec_metric(p, name) : NULL;
-
-	return m ? m->value : def;
+	return phase_rec_value(p, name, def);
 }
 
 void tree_report(FILE *out, const struct run_rec *run,
@@ -206,7 +288,7 @@ void tree_report(FILE *out, const struct run_rec *run,
 		.label = t && t->name ? t->name : "target", .run = run,
 		.reps = reps, .nr_reps = 1,
 	};
-	const struct phase_rec *up = find_phase(wr, "unpack");
+	const struct phase_rec *up = wlrun_rec_phase(wr, "unpack", false);
 
 	fprintf(out, "\ntree on %s (%s, atime %s, mount %s):\n", g.label,
 		t && t->fstype ? t->fstype : "?",
@@ -218,7 +300,7 @@ void tree_report(FILE *out, const struct run_rec *run,
 
 		fprintf(out, "\n    unpack: %.2f MiB/s over %llu files, "
 			"%.0f files/s; filesystem %.2f s, decompress %.2f s "
-			"(CPU %.2f s), sync %.2f s%s\n",
+			"(CPU %.2f s, alongside the writes)%s\n",
 			metric_or(up, "MiB/s", wall > 0 ? (double)up->bytes /
 				  1048576.0 / wall : 0),
 			(unsigned long long)up->files,
@@ -226,7 +308,6 @@ void tree_report(FILE *out, const struct run_rec *run,
 				  (double)up->files / wall : 0),
 			metric_or(up, "fs_s", 0), metric_or(up, "decompress_s", 0),
 			metric_or(up, "decompress_cpu_s", 0),
-			metric_or(up, "sync_s", 0),
 			metric_or(up, "predecompressed", 0) > 0 ?
 			", predecompressed" : "");
 	}
@@ -234,7 +315,8 @@ void tree_report(FILE *out, const struct run_rec *run,
 		const struct phase_rec *p = &wr->phases[i];
 		double wall = secs(p->m.wall_ns);
 
-		if (strcmp(p->name, "cold-read") && strcmp(p->name, "hot-read"))
+		if (!has_prefix(p->name, "cold-read") &&
+		    !has_prefix(p->name, "hot-read"))
 			continue;
 		fprintf(out, "    %s (%s): %.2f megabytes/second over %llu "
 			"files, %.0f files/second, cpu %.2f s user %.2f s "

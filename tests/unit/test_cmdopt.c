@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test_cmdopt.c - command option tables (src/util/cmdopt.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "util/cmdopt.h"
+#include "util/util.h"
+
+struct targs {
+	struct cmdopt_store store;
+	struct cmdopt_format fmt;
+	bool verbose, makej;
+	const char *out;
+	long long n;
+	double pct;
+	int cb_calls;
+	const char *cb_last;
+};
+
+static int count_cb(const struct cmdopt *o, void *field, const char *arg,
+		    char *err, size_t errlen)
+{
+	(void)o;
+	if (arg && !strcmp(arg, "bad")) {
+		snprintf(err, errlen, "bad thing '%s'", arg);
+		return -1;
+	}
+	(*(int *)field)++;
+	return 0;
+}
+
+static const struct cmdopt tab[] = {
+	CMDOPT_INCLUDE_AT(struct targs, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct targs, fmt, cmdopt_format_opts),
+	CMDOPT_BOOL('v', "verbose", struct targs, verbose, "more output"),
+	CMDOPT_BOOL('m', "makej", struct targs, makej, "make -j"),
+	CMDOPT_STR('o', "output", struct targs, out, "FILE", "write FILE"),
+	CMDOPT_INTEGER('n', "repeat", struct targs, n, "N", 1, 10,
+		       "repetitions"),
+	CMDOPT_DBL(0, "min-change", struct targs, pct, "PCT", 0, 0,
+		   "threshold"),
+	CMDOPT_CB_OPTARG(0, "trace", struct targs, cb_calls, "PHASE",
+			 count_cb, "trace phases"),
+	CMDOPT_TABLE_END,
+};
+
+static const struct cmdopt_cmd cmd = {
+	.name = "test", .summary = "a test", .usage = "[options] ARG...",
+	.desc = "A test command.", .opts = tab,
+};
+
+static const struct cmdopt_cmd stop_cmd = {
+	.name = "stop", .usage = "[options] CMD...", .opts = tab,
+	.flags = CMDOPT_STOP_AT_ARG,
+};
+
+/* argv from a literal list; the parser rewrites argv in place. */
+#define ARGV(...) mkargv((const char *[]){ "test", __VA_ARGS__, NULL })
+
+static char *argv_buf[32];
+
+/* A writable argv over string literals (the parser only moves pointers). */
+static char **mkargv(const char **src)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i < ARRAY_SIZE(argv_buf) - 1; i++)
+		argv_buf[i] = (char *)(uintptr_t)src[i];
+	argv_buf[i] = NULL;
+	return argv_buf;
+}
+
+static int parse(const struct cmdopt_cmd *c, char **argv, int unused,
+		 struct targs *a)
+{
+	int argc = 0;
+
+	(void)unused;
+	while (argv[argc])
+		argc++;
+	memset(a, 0, sizeof(*a));
+	a->fmt.format = "text";
+	return cmdopt_parse(c, argc, argv, a);
+}
+
+static void test_basic(void **state)
+{
+	char **v = ARGV("x", "--db", "d.db", "-v", "--format=json", "y",
+			"-o", "out", "--repeat", "3", "--min-change", "2.5");
+	struct targs a;
+	int n;
+
+	(void)state;
+	n = parse(&cmd, v, 13, &a);
+	assert_int_equal(n, 11);
+	assert_string_equal(v[11], "x");
+	assert_string_equal(v[12], "y");
+	assert_string_equal(v[1], "--db");
+	assert_string_equal(a.store.db, "d.db");
+	assert_string_equal(a.fmt.format, "json");
+	assert_true(a.verbose);
+	assert_false(a.makej);
+	assert_string_equal(a.out, "out");
+	assert_int_equal(a.n, 3);
+	assert_true(a.pct == 2.5);
+}
+
+static void test_short_forms(void **state)
+{
+	char **v = ARGV("-vm", "-ofile", "-n4");
+	struct targs a;
+
+	(void)state;
+	assert_int_equal(parse(&cmd, v, 3, &a), 4);
+	assert_true(a.verbose);
+	assert_true(a.makej);
+	assert_string_equal(a.out, "file");
+	assert_int_equal(a.n, 4);
+}
+
+static void test_prefix_and_dashdash(void **state)
+{
+	char **v = ARGV("--verb", "--", "--db", "-v");
+	struct targs a;
+
+	(void)state;
+	assert_int_equal(parse(&cmd, v, 4, &a), 3);
+	assert_true(a.verbose);
+	assert_null(a.store.db);
+	assert_string_equal(v[3], "--db");
+	assert_string_equal(v[4], "-v");
+	/* --m is --makej or --min-change */
+	assert_int_equal(parse(&cmd, ARGV("--m"), 1, &a), CMDOPT_ERROR);
+}
+
+static void test_errors(void **state)
+{
+	struct targs a;
+
+	(void)state;
+	assert_int_equal(parse(&cmd, ARGV("--bogus"), 1, &a), CMDOPT_ERROR);
+	assert_int_equal(parse(&cmd, ARGV("-x"), 1, &a), CMDOPT_ERROR);
+	assert_int_equal(parse(&cmd, ARGV("--db"), 1, &a), CMDOPT_ERROR);
+	assert_int_equal(parse(&cmd, ARGV("-n", "0"), 2, &a), CMDOPT_ERROR);
+	assert_int_equal(parse(&cmd, ARGV("-n", "11"), 2, &a), CMDOPT_ERROR);
+	assert_int_equal(parse(&cmd, ARGV("--min-change", "-1"), 2, &a),
+			 CMDOPT_ERROR);
+	assert_int_equal(parse(&cmd, ARGV("--min-change", "x"), 2, &a),
+			 CMDOPT_ERROR);
+	assert_int_equal(parse(&cmd, ARGV("--format", "xml"), 2, &a),
+			 CMDOPT_ERROR);
+	assert_int_equal(parse(&cmd, ARGV("--verbose=1"), 1, &a),
+			 CMDOPT_ERROR);
+	assert_int_equal(parse(&cmd, ARGV("--trace=bad"), 1, &a),
+			 CMDOPT_ERROR);
+	assert_int_equal(cmdopt_exit(CMDOPT_ERROR), EXIT_USAGE);
+	assert_int_equal(cmdopt_exit(CMDOPT_HELP), EXIT_OK);
+}
+
+static void test_optarg_callback(void **state)
+{
+	char **v = ARGV("--trace", "arg", "--trace=x");
+	struct targs a;
+
+	(void)state;
+	/* An optional argument is only ever --name=VAL. */
+	assert_int_equal(parse(&cmd, v, 3, &a), 3);
+	assert_string_equal(v[3], "arg");
+	assert_int_equal(a.cb_calls, 2);
+}
+
+static void test_stop_at_arg(void **state)
+{
+	char **v = ARGV("-v", "sleep", "-v", "--db", "x");
+	struct targs a;
+
+	(void)state;
+	assert_int_equal(parse(&stop_cmd, v, 5, &a), 2);
+	assert_true(a.verbose);
+	assert_null(a.store.db);
+	assert_string_equal(v[2], "sleep");
+	assert_string_equal(v[5], "x");
+}
+
+static void test_suggest(void **state)
+{
+	(void)state;
+	assert_string_equal(cmdopt_suggest(tab, "verbos"), "verbose");
+	assert_string_equal(cmdopt_suggest(tab, "fromat"), "format");
+	assert_string_equal(cmdopt_suggest(tab, "dbb"), "db");
+	assert_null(cmdopt_suggest(tab, "completely-else"));
+}
+
+static void test_signature(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = cmdopt_signature(&tab[4]);
+	assert_string_equal(s, "-o, --output FILE");
+	free(s);
+	s = cmdopt_signature(&tab[7]);
+	assert_string_equal(s, "--trace[=PHASE]");
+	free(s);
+	s = cmdopt_signature(&tab[3]);
+	assert_string_equal(s, "-m, --makej");
+	free(s);
+}
+
+static int count_rows(const struct cmdopt *o, void *data)
+{
+	(void)o;
+	(*(int *)data)++;
+	return 0;
+}
+
+static void test_help_lists_every_option(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rows = 0;
+
+	(void)state;
+	cmdopt_help(f, &cmd);
+	fclose(f);
+	assert_non_null(strstr(buf, "usage: fslab test [options] ARG..."));
+	assert_non_null(strstr(buf, "A test command."));
+	assert_non_null(strstr(buf, "--db PATH"));
+	assert_non_null(strstr(buf, "--format FORMAT"));
+	assert_non_null(strstr(buf, "-o, --output FILE"));
+	assert_non_null(strstr(buf, "--trace[=PHASE]"));
+	assert_non_null(strstr(buf, "-h, --help"));
+	cmdopt_for_each(tab, count_rows, &rows);
+	assert_int_equal(rows, 8);
+	free(buf);
+}
+
+static void test_help_returns(void **state)
+{
+	struct targs a;
+	int fd = dup(1), null;
+
+	(void)state;
+	null = open("/dev/null", O_WRONLY);
+	dup2(null, 1);
+	assert_int_equal(parse(&cmd, ARGV("x", "-h"), 2, &a), CMDOPT_HELP);
+	assert_int_equal(parse(&cmd, ARGV("--help"), 1, &a), CMDOPT_HELP);
+	fflush(stdout);
+	dup2(fd, 1);
+	close(fd);
+	close(null);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_short_forms),
+		cmocka_unit_test(test_prefix_and_dashdash),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_optarg_callback),
+		cmocka_unit_test(test_stop_at_arg),
+		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_signature),
+		cmocka_unit_test(test_help_lists_every_option),
+		cmocka_unit_test(test_help_returns),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
