@@ -198,11 +198,17 @@ install: all man completion
 	$(INSTALL) -m 644 examples/ffsb/*.ffsb $(DESTDIR)$(DOCDIR)/examples/ffsb/
 	$(INSTALL) -m 644 examples/age/*.profile $(DESTDIR)$(DOCDIR)/examples/age/
 
+# Only what install wrote: DOCDIR may be shared.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fslab $(DESTDIR)$(BASHCOMPDIR)/fslab
 	rm -f $(DESTDIR)$(MANDIR)/man1/fslab.1 $(DESTDIR)$(MANDIR)/man1/fslab-*.1 \
 		$(DESTDIR)$(MANDIR)/man7/fslab-*.7
-	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(DOCDIR)/README.md \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(wildcard doc/*.md))) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/examples/ffsb/,$(notdir $(wildcard examples/ffsb/*.ffsb))) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/examples/age/,$(notdir $(wildcard examples/age/*.profile)))
+	-rmdir $(DESTDIR)$(DOCDIR)/examples/ffsb $(DESTDIR)$(DOCDIR)/examples/age \
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 # `make dist`: fslab-VERSION.tar.gz of the tracked files, its VERSION
 # file holding the full version (scripts/version.sh falls back to it

@@ -260,6 +260,49 @@ static void test_help_returns(void **state)
 	close(null);
 }
 
+struct neg_args {
+	bool sync, list;
+};
+
+static const struct cmdopt neg_tab[] = {
+	CMDOPT_HEADING("Writeback"),
+	CMDOPT_BOOL(0, "sync", struct neg_args, sync, "sync first"),
+	CMDOPT_CLEAR(0, "no-sync", struct neg_args, sync, "do not sync"),
+	CMDOPT_BOOL(0, "list", struct neg_args, list, "list files"),
+	CMDOPT_HIDDEN_BOOL(0, "per-file", struct neg_args, list),
+	CMDOPT_TABLE_END,
+};
+
+static const struct cmdopt_cmd neg_cmd = {
+	.name = "neg", .usage = "[options]", .opts = neg_tab,
+};
+
+/* --no-X clears, the last of a pair wins; a hidden alias parses but is
+ * neither shown nor suggested. */
+static void test_negate_and_hidden(void **state)
+{
+	struct neg_args a = { .sync = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(cmdopt_parse(&neg_cmd, 4,
+				      ARGV("--no-sync", "--sync", "--no-sync"),
+				      &a), 4);
+	assert_false(a.sync);
+	assert_int_equal(cmdopt_parse(&neg_cmd, 2, ARGV("--per-file"), &a), 2);
+	assert_true(a.list);
+	assert_null(cmdopt_suggest(neg_tab, "per-fil"));
+	f = open_memstream(&buf, &len);
+	cmdopt_help(f, &neg_cmd);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nWriteback\n"));
+	assert_non_null(strstr(buf, "--no-sync"));
+	assert_null(strstr(buf, "per-file"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_signature),
 		cmocka_unit_test(test_help_lists_every_option),
 		cmocka_unit_test(test_help_returns),
+		cmocka_unit_test(test_negate_and_hidden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
