@@ -74,6 +74,9 @@ void disk_phase_apply(const struct disk_profile *p, struct phase_rec *rec)
 		phase_rec_add_metric(rec, "disk.seek_share",
 				     (res.seek_s + res.rot_s) / res.time_s,
 				     "ratio", BETTER_NONE);
+		phase_rec_add_metric(rec, "disk.transfer_share",
+				     res.xfer_s / res.time_s, "ratio",
+				     BETTER_NONE);
 		if (rec->bytes)
 			phase_rec_add_metric(rec, "disk.mib_s",
 					     (double)rec->bytes / 1048576.0 /

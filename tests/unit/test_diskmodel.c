@@ -402,6 +402,9 @@ static void test_phase_apply(void **state)
 			 100 * 4096 / 1048576.0 / res.time_s) < 1e-9);
 	assert_true(fabs(metric(&rec, "disk.seek_share") -
 			 (res.seek_s + res.rot_s) / res.time_s) < 1e-12);
+	assert_true(fabs(metric(&rec, "disk.seek_share") +
+			 metric(&rec, "disk.transfer_share") +
+			 res.overhead_s / res.time_s - 1) < 1e-12);
 	assert_true(isnan(metric(&rec, "disk.sample_scale")));
 	/* Re-applied with another profile: replaced, same names. */
 	disk_phase_apply(&fast, &rec);
