@@ -461,7 +461,8 @@ int age_check_golden(const struct age_args *a)
 	img = golden_image_path(a->scratch, a->check);
 	copy = xasprintf("%s/golden/.check-%ld.img", a->scratch,
 			 (long)getpid());
-	if (state_record("image", copy) < 0)
+	/* cleanup acts only on images inside a journaled scratch */
+	if (state_scratch(a->scratch) < 0 || state_record("image", copy) < 0)
 		goto out;
 	if (golden_copy(img, copy) == 0 &&
 	    golden_checksum(img, s1, sizeof(s1)) == 0 &&
@@ -493,9 +494,11 @@ static int save_golden(struct age_sess *s)
 
 	if (target_unmount(&s->t) < 0)
 		return -1;
-	scratch = realpath(s->a->scratch, NULL);
-	if (!scratch)
-		return error_errno("cannot resolve '%s'", s->a->scratch);
+	/* The image's own directory is the effective scratch: under a sticky
+	 * --scratch it is fslab's private fslab.UID beneath it, which is
+	 * also where aged:NAME looks for golden images. */
+	scratch = xstrndup(s->t.image,
+			   (size_t)(strrchr(s->t.image, '/') - s->t.image));
 	m.fstype = s->t.fstype ? xstrdup(s->t.fstype) : NULL;
 	m.mkfs_args = s->t.spec.mkfs_args ? xstrdup(s->t.spec.mkfs_args)
 					  : NULL;

@@ -34,7 +34,10 @@ const struct cmdopt_cmd cmd_cleanup_opts = {
 		"recorded in the state journals of fslab processes that are "
 		"no longer running (killed, crashed, machine reset).  "
 		"Journals of running fslab processes are skipped, and what "
-		"they hold is listed.  Journal directory: $FSLAB_STATE_DIR, "
+		"they hold is listed.  An entry is acted on only when it is "
+		"provably fslab's: a root-owned journal, inside a marked "
+		"scratch directory, the inode or device journaled at "
+		"creation.  Journal directory: $FSLAB_STATE_DIR, "
 		"default /var/lib/fslab/state.",
 	.opts = cleanup_table,
 	.footer = "Exit status: 0 when everything is clean, 1 when something "

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fs/golden.h"
+#include "fs/safedir.h"
 #include "util/util.h"
 
 #define COPY_CHUNK (8u << 20)
@@ -242,13 +243,18 @@ int golden_save(const char *scratch, const char *name, const char *image,
 	char *dir = xasprintf("%s/golden", scratch);
 	char *img = golden_image_path(scratch, name);
 	char *meta = golden_meta_path(scratch, name);
-	char *tmp = xasprintf("%s.tmp", img), sum[64];
+	char *tmp = xasprintf("%s.tmp", img), sum[64], why[512];
 	struct stat st;
 	FILE *f = NULL;
 	int rc = -1;
 
 	if (mkdir_p(dir, 0700) < 0) {
 		error_errno("cannot create '%s'", dir);
+		goto out;
+	}
+	/* aged: targets start from what is here: it must stay ours. */
+	if (safedir_check(dir, why, sizeof(why)) < 0) {
+		error("cannot save into '%s': %s", dir, why);
 		goto out;
 	}
 	unlink(tmp);

@@ -483,7 +483,10 @@ static int not_empty(struct store *st)
 {
 	int nr = 0, rc;
 
-	if (query_int(st, "SELECT count(*) FROM sqlite_master", &nr, &rc))
+	/* One statement, one snapshot: a writer creating the schema right
+	 * now commits tables and version together. */
+	if (query_int(st, "SELECT (SELECT count(*) FROM sqlite_master) * "
+		      "(user_version = 0) FROM pragma_user_version", &nr, &rc))
 		return db_error(st, "read the schema");
 	if (nr)
 		return error("'%s' is an SQLite database but not an fslab one",
