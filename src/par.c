@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -19,6 +20,89 @@ int par_peer(int rank, long long k, int size)
 		return 0;
 	p = ((long long)rank + k % size) % size;
 	return (int)(p < 0 ? p + size : p);
+}
+
+/* Host names are cut here: node names in a hostfile are short. */
+#define HOST_MAX 64
+
+/* Per rank: host name and node index (par_init fills them). */
+static char (*hostname_of)[HOST_MAX];
+static int *node_of;
+
+static void hosts_alone(void)
+{
+	if (hostname_of)
+		return;
+	hostname_of = xcalloc(1, sizeof(*hostname_of));
+	node_of = xcalloc(1, sizeof(*node_of));
+	if (gethostname(hostname_of[0], HOST_MAX - 1) < 0)
+		snprintf(hostname_of[0], HOST_MAX, "localhost");
+}
+
+const char *par_host(int rank)
+{
+	hosts_alone();
+	return rank >= 0 && rank < par_size() ? hostname_of[rank] : "?";
+}
+
+int par_node_of(int rank)
+{
+	hosts_alone();
+	return rank >= 0 && rank < par_size() ? node_of[rank] : -1;
+}
+
+int par_same_node_peers_of(const int *node, int n, long long k)
+{
+	int same = 0;
+
+	for (int r = 0; r < n && n > 1; r++)
+		same += node[r] == node[par_peer(r, k, n)];
+	return same;
+}
+
+int par_cross_node_shift_of(const int *node, int n)
+{
+	for (int k = 1; k < n; k++)
+		if (!par_same_node_peers_of(node, n, k))
+			return k;
+	return 0;
+}
+
+int par_same_node_peers(long long k)
+{
+	hosts_alone();
+	return par_same_node_peers_of(node_of, par_size(), k);
+}
+
+int par_cross_node_shift(void)
+{
+	hosts_alone();
+	return par_cross_node_shift_of(node_of, par_size());
+}
+
+void par_reorder_note(FILE *out, const char *prefix, long long k)
+{
+	int n = par_size(), same, shift, peer = par_peer(0, k, n);
+
+	if (par_nodes() <= 1 || !out)
+		return;
+	same = par_same_node_peers(k);
+	if (!same) {
+		fprintf(out, "%s: reorder=%lld: every rank reads another host's "
+			"files (rank 0 on %s reads rank %d's on %s)\n", prefix,
+			k, par_host(0), peer, par_host(peer));
+		return;
+	}
+	shift = par_cross_node_shift();
+	fprintf(out, "%s: note: reorder=%lld: %d of %d ranks read files made "
+		"on their own host, whose cache may still hold them; ", prefix,
+		k, same, n);
+	if (shift)
+		fprintf(out, "reorder=%d (or mpirun --map-by node) gives every "
+			"rank another host's files\n", shift);
+	else
+		fprintf(out, "no shift gives every rank another host's files "
+			"with this placement\n");
 }
 
 #ifdef HAVE_MPI
@@ -41,6 +125,37 @@ static bool under_mpirun(void)
 	       getenv("PMI_RANK");
 }
 
+/*
+ * Learn every rank's host name and node index.  A node is named by its
+ * lowest rank (the leader): every rank learns its leader within the
+ * node, then all leaders; nodes are numbered in the order of those.
+ */
+static void map_hosts(MPI_Comm node)
+{
+	char name[MPI_MAX_PROCESSOR_NAME] = "", mine[HOST_MAX] = "";
+	int len = 0, first = rank, *firsts;
+
+	MPI_Get_processor_name(name, &len);
+	snprintf(mine, sizeof(mine), "%s", name);
+	hostname_of = xcalloc((size_t)size, sizeof(*hostname_of));
+	node_of = xcalloc((size_t)size, sizeof(*node_of));
+	firsts = xcalloc((size_t)size, sizeof(*firsts));
+	MPI_Allgather(mine, HOST_MAX, MPI_CHAR, hostname_of, HOST_MAX,
+		      MPI_CHAR, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, node);
+	MPI_Allgather(&first, 1, MPI_INT, firsts, 1, MPI_INT,
+		      MPI_COMM_WORLD);
+	/* A leader is first of its node; its index counts leaders below. */
+	for (int r = 0; r < size; r++) {
+		int idx = 0;
+
+		for (int q = 0; q < firsts[r]; q++)
+			idx += firsts[q] == q;
+		node_of[r] = idx;
+	}
+	free(firsts);
+}
+
 void par_init(int *argc, char ***argv)
 {
 	MPI_Comm node;
@@ -57,12 +172,13 @@ void par_init(int *argc, char ***argv)
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank,
 			    MPI_INFO_NULL, &node);
 	MPI_Comm_rank(node, &node_rank);
-	MPI_Comm_free(&node);
 	leader = node_rank == 0;
 	/* One leader per node, so counting leaders counts nodes. */
 	node_rank = leader;
 	MPI_Allreduce(&node_rank, &nodes, 1, MPI_INT, MPI_SUM,
 		      MPI_COMM_WORLD);
+	map_hosts(node);
+	MPI_Comm_free(&node);
 	active = true;
 }
 

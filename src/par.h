@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "result.h"
 
@@ -72,6 +73,35 @@ void par_allreduce_u64(uint64_t *v, size_t n, enum par_op op);
 void par_allgather_u64(const uint64_t *mine, size_t n, uint64_t *all);
 /* Number of nodes (shared-memory domains) the ranks run on; 1 alone. */
 int par_nodes(void);
+
+/*
+ * Where each rank runs: its host name (MPI_Get_processor_name, the
+ * node's hostname) and its node's index, nodes numbered 0.. in the
+ * order of their lowest rank.  Alone: this machine's name, node 0.
+ * rank out of range gives "?" and -1.
+ */
+const char *par_host(int rank);
+int par_node_of(int rank);
+
+/*
+ * How many ranks read files made on their own node with reorder=k
+ * (0 when every peer is on another node, size alone), and the smallest
+ * shift 1..size-1 for which that is 0 (0 when there is none, e.g. on
+ * one node).
+ */
+int par_same_node_peers(long long k);
+int par_cross_node_shift(void);
+/* The same for a given placement: node[r] is rank r's node.  Pure. */
+int par_same_node_peers_of(const int *node, int n, long long k);
+int par_cross_node_shift_of(const int *node, int n);
+
+/*
+ * With ranks on several nodes, one line to out on where reorder=k's
+ * peers are: every one on another host, or how many share their host
+ * and the shift that would not (prefix: the workload's name).  Nothing
+ * on one node (the workloads say so themselves).
+ */
+void par_reorder_note(FILE *out, const char *prefix, long long k);
 
 /*
  * The rank whose files rank reads with reorder=k: (rank + k) mod size,

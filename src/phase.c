@@ -18,6 +18,7 @@
 #include "stats/stats.h"
 #include "store/store.h"
 #include "util/interrupt.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "workload.h"
 
@@ -50,6 +51,79 @@ static void rec_add_worker(struct phase_rec *rec, int worker,
 	w->bytes = bytes;
 	w->files = files;
 	w->ops = ops;
+}
+
+/*
+ * The same spread per host, when the ranks run on more than one: a
+ * host's work is the sum over its ranks, its time its earliest start to
+ * its latest end, so its rate is what that client machine did.  Stored
+ * as metric rows: hosts, host_min/max/mean, slowest_host (node index,
+ * the host with the longest time) and one "host:NAME" rate per host, in
+ * node order (see par_node_of).
+ */
+static void aggregate_hosts(struct phase_rec *rec,
+			    const struct par_share *all, int n,
+			    const char *unit)
+{
+	int nodes = par_nodes(), slowest = 0;
+	uint64_t *first, *last;
+	double *work, *rate, slow = -1;
+	struct stats_summary s;
+	char name[96];
+
+	if (nodes <= 1)
+		return;
+	first = xcalloc((size_t)nodes, sizeof(*first));
+	last = xcalloc((size_t)nodes, sizeof(*last));
+	work = xcalloc((size_t)nodes, sizeof(*work));
+	rate = xcalloc((size_t)nodes, sizeof(*rate));
+	for (int h = 0; h < nodes; h++)
+		first[h] = UINT64_MAX;
+	for (int i = 0; i < n; i++) {
+		int h = par_node_of(i);
+
+		if (h < 0 || h >= nodes)
+			continue;
+		if (all[i].start_ns < first[h])
+			first[h] = all[i].start_ns;
+		if (all[i].end_ns > last[h])
+			last[h] = all[i].end_ns;
+		work[h] += rec->files ? (double)all[i].files
+				      : (double)all[i].bytes / 1048576.0;
+	}
+	for (int h = 0; h < nodes; h++) {
+		double secs = last[h] > first[h]
+				      ? (double)(last[h] - first[h]) / 1e9
+				      : 0;
+
+		rate[h] = secs > 0 ? work[h] / secs : 0;
+		if (secs > slow) {
+			slow = secs;
+			slowest = h;
+		}
+	}
+	stats_summarize(rate, (size_t)nodes, &s);
+	phase_rec_add_metric(rec, "hosts", nodes, "hosts", BETTER_NONE);
+	phase_rec_add_metric(rec, "host_min", s.min, unit, BETTER_HIGHER);
+	phase_rec_add_metric(rec, "host_max", s.max, unit, BETTER_HIGHER);
+	phase_rec_add_metric(rec, "host_mean", s.mean, unit, BETTER_HIGHER);
+	phase_rec_add_metric(rec, "slowest_host", slowest, "host",
+			     BETTER_NONE);
+	for (int h = 0; h < nodes; h++) {
+		const char *host = "?";
+
+		for (int i = 0; i < n; i++)
+			if (par_node_of(i) == h) {
+				host = par_host(i);
+				break;
+			}
+		snprintf(name, sizeof(name), "host:%s", host);
+		phase_rec_add_metric(rec, name, rate[h], unit, BETTER_HIGHER);
+	}
+	free(first);
+	free(last);
+	free(work);
+	free(rate);
 }
 
 /*
@@ -92,7 +166,8 @@ static void aggregate_ranks(struct phase_rec *rec,
 		return;
 	if (bad >= 0) {
 		free(rec->error);
-		rec->error = xasprintf("rank %d: %s", bad, all[bad].error);
+		rec->error = xasprintf("rank %d on %s: %s", bad, par_host(bad),
+				       all[bad].error);
 	}
 	rate = xcalloc((size_t)n, sizeof(*rate));
 	rec->bytes = rec->files = rec->ops = 0;
@@ -131,6 +206,7 @@ static void aggregate_ranks(struct phase_rec *rec,
 				     BETTER_NONE);
 	phase_rec_add_metric(rec, "slowest_rank", slowest, "rank",
 			     BETTER_NONE);
+	aggregate_hosts(rec, all, n, unit);
 	free(rate);
 	free(all);
 }
@@ -319,8 +395,45 @@ bool all_ranks_ok(bool ok, const char *what)
 	int bad = par_agree(ok, last_error(), why, sizeof(why));
 
 	if (bad > 0 && par_rank() == 0)
-		error("rank %d failed %s: %s", bad, what, why);
+		error("rank %d failed %s: %s (on host %s)", bad, what, why,
+		      par_host(bad));
 	return bad < 0;
+}
+
+/*
+ * Once per run, on several hosts: rank 0 says which rank dropped each
+ * host's caches (gathered, not assumed), so a hostfile that put two
+ * "hosts" on one machine, or none on some, shows.
+ */
+static void say_cache_drops(struct wl_ctx *ctx)
+{
+	static bool said;
+	uint64_t me = par_node_leader(), *did;
+	int n = par_size(), drops = 0;
+
+	if (said || par_nodes() <= 1)
+		return;
+	said = true;
+	did = xcalloc((size_t)n, sizeof(*did));
+	par_allgather_u64(&me, 1, did);
+	if (par_rank() == 0) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (int r = 0; r < n; r++)
+			if (did[r]) {
+				drops++;
+				strbuf_addf(&sb, " %s (rank %d)", par_host(r),
+					    r);
+			}
+		printf("fslab: caches dropped once per host, each through "
+		       "its own mount of %s, on %d of %d hosts:%s\n",
+		       ctx->target && ctx->target->workdir
+			       ? ctx->target->workdir
+			       : "the target",
+		       drops, par_nodes(), sb.buf);
+		strbuf_release(&sb);
+	}
+	free(did);
 }
 
 /*
@@ -336,7 +449,10 @@ static int ranks_cache_step(struct wl_ctx *ctx, int (*fn)(struct target *))
 		return fn(ctx->target);
 	par_barrier();
 	rc = par_node_leader() ? fn(ctx->target) : target_sync(ctx->target);
-	return all_ranks_ok(rc == 0, "to drop caches") ? 0 : -1;
+	if (!all_ranks_ok(rc == 0, "to drop caches"))
+		return -1;
+	say_cache_drops(ctx);
+	return 0;
 }
 
 int wl_ranks_agree(struct wl_ctx *ctx, int rc, const char *what)

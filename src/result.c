@@ -162,6 +162,7 @@ void run_rec_free(struct run_rec *r)
 	free(r->cmdline);
 	free(r->tag);
 	free(r->status);
+	free(r->target_order);
 	free(r);
 }
 
@@ -193,6 +194,7 @@ struct wlrun_rec *run_rec_new_wlrun(struct run_rec *r)
 	ALLOC_GROW(r->wlruns, r->nr_wlruns + 1, r->alloc_wlruns);
 	w = &r->wlruns[r->nr_wlruns++];
 	memset(w, 0, sizeof(*w));
+	w->pos = -1;
 	return w;
 }
 

@@ -96,6 +96,8 @@ struct wlrun_rec {
 	char *options;         /* canonical "k=v,..." of every option */
 	int rep;               /* repetition, from 0 */
 	char *status;          /* "running", "complete", "failed", "interrupted" */
+	int pos;               /* position of its target in the repetition's
+				* order, from 0; -1 unknown (see compare/order.h) */
 	struct phase_rec *phases;
 	size_t nr_phases, alloc_phases;
 };
@@ -125,6 +127,7 @@ struct run_rec {
 	char *host, *kernel, *version, *cmdline, *tag;
 	uint64_t seed;
 	char *status;          /* "running", "complete", "failed", "incomplete" */
+	char *target_order;    /* "balanced", "fixed", "blocked"; NULL: older */
 	struct target_rec *targets;
 	size_t nr_targets, alloc_targets;
 	struct wlrun_rec *wlruns;

@@ -28,6 +28,7 @@
 #include <math.h>
 
 #include "fs/state.h"
+#include "compare/order.h"
 #include "fs/wldir.h"
 #include "measure.h"
 #include "phase_internal.h"
@@ -110,7 +111,11 @@ void runner_install_signals(void)
 
 static struct run_rec *new_run(const struct run_config *cfg)
 {
-	return run_rec_begin(cfg->cmdline, cfg->tag, cfg->seed);
+	struct run_rec *r = run_rec_begin(cfg->cmdline, cfg->tag, cfg->seed);
+
+	r->target_order = xstrdup(cfg->blocked ? "blocked" :
+				  cfg->fixed_order ? "fixed" : "balanced");
+	return r;
 }
 
 /*
@@ -257,6 +262,10 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	wr->workload = xstrdup(w->wl->name);
 	wr->options = opt_format(w->wl->opts, w->opts);
 	wr->rep = rep;
+	wr->pos = cfg->blocked ? -1 : (int)order_pos(
+		cfg->fixed_order ? ORDER_FIXED : ORDER_BALANCED,
+		cfg->nr_targets, cfg->seed, (size_t)rep,
+		(size_t)rn->run->targets[target_idx].idx);
 	wr->status = xstrdup("running");
 	if (rn->st && store_wlrun_begin(rn->st, rn->run->id, wr) < 0)
 		return -1;
@@ -298,7 +307,12 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	if (lead && rc && !stop_requested)
 		print_failed_where(wr, t->spec.name);
 	if (lead) {
-		if (!cfg->plain)
+		if (!cfg->plain && wr->pos >= 0 && cfg->nr_targets > 1)
+			printf("\n== %s on %s rep %d (position %d of %zu, %s "
+			       "order): %s\n", w->wl->name, t->spec.name, rep,
+			       wr->pos + 1, cfg->nr_targets,
+			       rn->run->target_order, status);
+		else if (!cfg->plain)
 			printf("\n== %s on %s rep %d: %s\n", w->wl->name,
 			       t->spec.name, rep, status);
 		if (w->wl->report)
@@ -652,18 +666,29 @@ int runner_execute(const struct run_config *cfg)
 				exit_code = EXIT_RUNTIME;
 		}
 	} else {
+		size_t *ord = xcalloc(cfg->nr_targets + 1, sizeof(*ord));
+
 		for (int rep = 0; !stop_requested; rep++) {
-			for (size_t i = 0;
-			     i < cfg->nr_targets && !stop_requested; i++) {
+			order_for_rep(cfg->fixed_order ? ORDER_FIXED
+						       : ORDER_BALANCED,
+				      cfg->nr_targets, cfg->seed, (size_t)rep,
+				      ord);
+			for (size_t k = 0;
+			     k < cfg->nr_targets && !stop_requested; k++) {
+				size_t i = ord[k];
+
 				rc = run_rep(&rn, &live[i], i, rep, &env);
 				if (rc == -1)
 					exit_code = EXIT_RUNTIME;
-				if (rc < -1)
+				if (rc < -1) {
+					free(ord);
 					goto setup_failed;
+				}
 			}
 			if (series_done(&rn, NULL, cfg->nr_targets, rep + 1))
 				break;
 		}
+		free(ord);
 	}
 	goto teardown;
 setup_failed:

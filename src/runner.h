@@ -31,6 +31,8 @@ struct run_config {
 	double until_cov;        /* >0: repeat until CoV % <= this */
 	bool reuse;              /* one filesystem per target for all reps */
 	bool blocked;            /* A A A B B B instead of A B A B A B */
+	bool fixed_order;        /* A B A B every repetition instead of the
+				  * counterbalanced order (compare/order.h) */
 	size_t fresh_vs_aged;    /* >0: targets[i + n] is targets[i] aged */
 	const char *db;          /* NULL = store_default_path(); "" = no store */
 	const char *scratch;     /* image + mount point directory */

@@ -2,8 +2,9 @@
 /*
  * workload.h - the contract between the core and a workload.
  *
- * A workload is one file, src/workloads/<name>.c, that exports one
- * `const struct workload wl_<name>` and keeps everything else static.
+ * A workload is src/workloads/<name>.c (or a folder src/workloads/<name>/
+ * once it needs several files) that exports one
+ * `const struct workload wl_<name>` and keeps everything else to itself.
  * It does filesystem work in ctx->dir and reports it in phases:
  *
  *	struct phase *ph = phase_begin(ctx, "create", "kernel-3");
@@ -18,13 +19,18 @@
  * text from a wlrun_rec, the same whether it was just measured or loaded
  * back from the store by `fslab show`.
  *
- * Adding a workload:
- *  1. write src/workloads/<name>.c ending in
+ * Adding a workload (README "How to add a workload"):
+ *  1. write src/workloads/<name>.c (or <name>/<name>.c with internal.h
+ *     and report.c beside it) ending in
  *     `const struct workload wl_<name> = { .name = "<name>", ... };`
- *  2. declare it in src/workloads/registry.h and add it, sorted by name,
+ *     with the capability flags it truly has (enum workload_flags): the
+ *     runner enforces them, nothing tests a workload's name
+ *  2. latencies through phase_latency(), the one naming rule (result.h)
+ *  3. declare it in src/workloads/registry.h and add it, sorted by name,
  *     to the table in src/workloads/registry.c
- *  3. unit tests for its pure logic in tests/unit/, an integration test
- *     in tests/t/; tests/unit/test_registry.c checks the table itself.
+ *  4. unit tests for its pure logic in tests/unit/, an integration test
+ *     in tests/t/; tests/unit/test_registry.c checks the table and the
+ *     flags against the options.
  */
 #ifndef FSLAB_WORKLOAD_H
 #define FSLAB_WORKLOAD_H
@@ -80,6 +86,8 @@ struct cmp_group {
 	const struct run_rec *run;          /* the run the reps belong to */
 	const struct wlrun_rec *const *reps; /* same workload, one per rep */
 	size_t nr_reps;
+	/* The run of each rep (a TAG may name several runs); NULL: run. */
+	const struct run_rec *const *rep_runs;
 };
 
 struct workload {

@@ -226,7 +226,9 @@ static uint32_t pick_dir(struct ager *a, unsigned depth)
 		if (idx < 0) {
 			struct age_op op = { .kind = AOP_MKDIR };
 
-			strcpy(op.path, path);
+			if ((size_t)snprintf(op.path, sizeof(op.path), "%s",
+					     path) >= sizeof(op.path))
+				BUG("directory path too long for an op");
 			push(a, &op);
 			idx = (long)a->nr_dirs;
 			ALLOC_GROW(a->dirs, a->nr_dirs + 1, a->alloc_dirs);

@@ -135,9 +135,10 @@ int oplog_parse_line(const char *line, struct age_op *op, char *err,
 			goto out;
 		}
 	}
-	strcpy(op->path, tok[1]);
+	/* lengths checked above: the copies are whole */
+	snprintf(op->path, sizeof(op->path), "%s", tok[1]);
 	if (kind == AOP_RENAME)
-		strcpy(op->path2, tok[2]);
+		snprintf(op->path2, sizeof(op->path2), "%s", tok[2]);
 	for (int i = 0; i < kind_nums(kind); i++) {
 		const char *s = tok[2 + i];
 		unsigned long long v;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare.c - `fslab compare`: are the configurations of a run (or
- * several runs) different, by how much, and can we tell?  Prints each
- * workload's classic side-by-side layout when it has one, then per
- * phase and metric the descriptive statistics, the change against the
- * baseline with its CI and Welch p-value, the verdict and a roll-up.
- * The statistics are in src/compare/compare.c; this file only renders.
+ * several runs) different, by how much, and can we tell?  Per workload
+ * and matched target name: what differs between the configurations,
+ * the workload's classic side-by-side layout when it has one, then a
+ * compact table of the key metrics (mean +- CI half-width, change,
+ * verdict; 80 columns) or, with --long, every statistic per metric.
+ * The statistics are in src/compare/; this file only renders.
  */
 #include <jansson.h>
 #include <math.h>
@@ -15,6 +16,8 @@
 #include "cmd.h"
 #include "compare/compare.h"
 #include "compare/load.h"
+#include "compare/order.h"
+#include "compare/session.h"
 #include "output/csv.h"
 #include "util/util.h"
 #include "workloads/registry.h"
@@ -23,12 +26,17 @@ struct compare_args {
 	struct cmdopt_store store;
 	struct cmdopt_format fmt;
 	struct compare_opts o;
-	bool fail_on_reg;
+	bool fail_on_reg, longf;
 };
 
 static const struct cmdopt compare_table[] = {
 	CMDOPT_INCLUDE_AT(struct compare_args, store, cmdopt_store_opts),
 	CMDOPT_INCLUDE_AT(struct compare_args, fmt, cmdopt_format_opts),
+	CMDOPT_BOOL(0, "long", struct compare_args, longf,
+		    "every statistic per metric (n, instances, sigma, CoV, "
+		    "min, max, both CIs, raw and adjusted p, minimum "
+		    "detectable change) and MiB/s, files/s and wall_s of "
+		    "every phase"),
 	CMDOPT_INCLUDE_AT(struct compare_args, o, cmd_filter_opts),
 	CMDOPT_BOOL(0, "fail-on-regression", struct compare_args, fail_on_reg,
 		    "exit 3 when a key metric regressed significantly"),
@@ -38,36 +46,61 @@ static const struct cmdopt compare_table[] = {
 const struct cmdopt_cmd cmd_compare_opts = {
 	.name = "compare",
 	.summary = "statistics of configurations against a baseline",
-	.usage = "[RUN|TAG...] [--db PATH] [--format text|json|csv]\n"
+	.usage = "[RUN|TAG...] [--db PATH] [--format text|json|csv] [--long]\n"
 		 "[--metric GLOB] [--phase GLOB] [--all]\n"
-		 "[--min-change PCT] [--fail-on-regression]",
+		 "[--min-change PCT] [--min-wall MS] [--alpha LEVEL]\n"
+		 "[--adjust holm|bh|none] [--allow-option-mismatch]\n"
+		 "[--fail-on-regression]",
 	.desc = "Compare configurations.  With no argument or one RUN|TAG, "
 		"the targets of that run (default: the latest) against its "
 		"first target; with several, each RUN|TAG is one "
-		"configuration, against the first.  Repetitions (--repeat) "
-		"are the samples.  A difference is marked significant when "
-		"Welch's t-test gives p < 0.05 and it is at least "
+		"configuration and targets are matched by name (ext4 with "
+		"ext4); a TAG naming several runs pools their repetitions.  "
+		"The repetition is the sample: each phase gives one figure "
+		"per repetition.  A change is significant when the t-test p "
+		"of the log ratio, Holm-adjusted over the key metrics "
+		"tested, is below --alpha and the change is at least "
 		"--min-change; improvements and regressions follow each "
-		"metric's direction.",
+		"metric's direction.  Runs whose workload options differ "
+		"are refused unless --allow-option-mismatch.",
 	.opts = compare_table,
-	.footer = "Exit codes: 0 success, 1 failure, 2 usage error, 3 a key "
-		  "metric regressed significantly (with "
-		  "--fail-on-regression).",
+	.footer = "Exit codes: 0 success, 1 failure, 2 usage error or "
+		  "different workload options, 3 a key metric regressed "
+		  "significantly (with --fail-on-regression).",
 	.args = CMDOPT_C_RUN,
 };
 
-static void fmt_num(char *buf, size_t len, double v)
+/* Decimals for 4 significant digits of v, never scientific notation. */
+static int decimals_for(double v)
+{
+	double a = fabs(v);
+	int d;
+
+	if (!isfinite(a) || a == 0 || a >= 1000)
+		return 0;
+	if (a >= 100)
+		return 1;
+	if (a >= 10)
+		return 2;
+	if (a >= 1)
+		return 3;
+	d = 3 - (int)floor(log10(a));
+	return d > 9 ? 9 : d;
+}
+
+static void fmt_dec(char *buf, size_t len, double v, int dec)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (isinf(v))
 		snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
-	else if (fabs(v) >= 1e6 || (v != 0 && fabs(v) < 1e-3))
-		snprintf(buf, len, "%.3e", v);
-	else if (fabs(v) >= 100)
-		snprintf(buf, len, "%.1f", v);
 	else
-		snprintf(buf, len, "%.3f", v);
+		snprintf(buf, len, "%.*f", dec, v);
+}
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+	fmt_dec(buf, len, v, decimals_for(v));
 }
 
 static void fmt_pct(char *buf, size_t len, double v)
@@ -76,6 +109,16 @@ static void fmt_pct(char *buf, size_t len, double v)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%+.1f%%", v);
+}
+
+static void fmt_p(char *buf, size_t len, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.0001)
+		snprintf(buf, len, "<0.0001");
+	else
+		snprintf(buf, len, "%.4f", p);
 }
 
 static const char *better_text(enum better b)
@@ -94,51 +137,266 @@ static const char *mark(const struct cmp_delta *d)
 	case CMP_SAME:
 		return "no significant change";
 	case CMP_INFO:
-		return d->significant ? "changed (no direction)" : "-";
+		return "-";
 	case CMP_FAILED:
 		return "* FAILED run: not compared";
+	case CMP_SHORT:
+		return "too short to judge";
 	case CMP_NA:
 		break;
 	}
 	return "too few samples";
 }
 
-static void print_row(FILE *out, const struct cmp_table *t,
-		      const struct cmp_row *row, int lw)
+/* The compact table's verdict, at most 17 columns. */
+static void short_mark(char *buf, size_t len, const struct cmp_delta *d)
 {
-	fprintf(out, "\n%s  %s [%s]  (%s; %s mean)%s\n", row->phase,
-		row->metric, row->unit, better_text(row->better),
-		compare_mean_name(row), row->key ? "  key" : "");
-	fprintf(out, "  %-*s %3s %10s %10s %6s %10s %10s  %-23s %7s  "
-		"%-17s %6s  %s\n", lw, "config", "n", "mean", "sigma",
-		"CoV%", "min", "max", "95% CI of mean", "change",
-		"95% CI of change", "p", "verdict");
+	switch (d->verdict) {
+	case CMP_BETTER:
+		snprintf(buf, len, "improvement");
+		return;
+	case CMP_WORSE:
+		snprintf(buf, len, "REGRESSION");
+		return;
+	case CMP_SAME:
+		if (isfinite(d->mdc_pct) && d->mdc_pct < 1000)
+			snprintf(buf, len, "same (mdc %.0f%%)", d->mdc_pct);
+		else
+			snprintf(buf, len, "same (mdc -)");
+		return;
+	case CMP_INFO:
+		snprintf(buf, len, "-");
+		return;
+	case CMP_FAILED:
+		snprintf(buf, len, "FAILED run");
+		return;
+	case CMP_SHORT:
+		snprintf(buf, len, "too short");
+		return;
+	case CMP_NA:
+		break;
+	}
+	snprintf(buf, len, "too few reps");
+}
+
+/* fputs s padded with spaces to w display columns ("±" is one column,
+ * two bytes). */
+static void put_pad(FILE *out, const char *s, int w, bool right)
+{
+	int cols = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		cols += (*p & 0xc0) != 0x80;
+	if (right)
+		for (int i = cols; i < w; i++)
+			fputc(' ', out);
+	fputs(s, out);
+	if (!right)
+		for (int i = cols; i < w; i++)
+			fputc(' ', out);
+}
+
+/* s cut to w display columns, "~" marking the cut. */
+static char *cut(const char *s, size_t w)
+{
+	char *c = xstrdup(s);
+
+	if (strlen(c) > w && w > 1) {
+		c[w - 1] = '~';
+		c[w] = '\0';
+	}
+	return c;
+}
+
+/* ---- header: what is compared, and what differs ---- */
+
+static void print_header(FILE *out, const struct cmp_table *t, bool longf)
+{
+	fprintf(out, "== %s", t->workload);
+	if (t->name)
+		fprintf(out, " %s %s", t->name_is_options ? "with" : "on",
+			t->name);
+	fprintf(out, ": %zu configuration%s, baseline '%s'\n", t->nr_groups,
+		t->nr_groups == 1 ? "" : "s",
+		t->nr_groups ? t->labels[0] : "-");
+	for (size_t g = 0; g < t->nr_groups; g++)
+		fprintf(out, "  %-12s %zu repetition%s%s\n", t->labels[g],
+			t->nr_reps[g], t->nr_reps[g] == 1 ? "" : "s",
+			t->failed[g] ? "  FAILED" : "");
+	if (!t->nr_diffs && t->nr_groups > 1)
+		fprintf(out, "  differs: nothing (kernel, fslab, host, mkfs, "
+			"mount, options alike)\n");
+	for (size_t i = 0; i < t->nr_diffs; i++) {
+		const struct cmp_diff *d = &t->diffs[i];
+
+		fprintf(out, "  differs: %s\n", d->field);
+		for (size_t g = 0; g < t->nr_groups; g++) {
+			char *line = xasprintf("    %-12s %s", t->labels[g],
+					       d->values[g]);
+			char *c = cut(line, longf ? strlen(line) : 79);
+
+			fprintf(out, "%s\n", c);
+			free(c);
+			free(line);
+		}
+	}
+}
+
+/* "target order: balanced; rep 0: A B; ..." for each run compared. */
+static void print_orders(FILE *out, const struct cmp_input *in, bool longf)
+{
+	for (size_t i = 0; i < in->nr; i++) {
+		char *buf = NULL, *c;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (!m)
+			return;
+		order_print_run(m, in->runs[i]);
+		fclose(m);
+		if (len) {
+			char *line;
+
+			buf[strcspn(buf, "\n")] = '\0';
+			line = xasprintf("run %lld %s", (long long)in->runs[i]->id,
+					 buf);
+			c = cut(line, longf ? strlen(line) : 79);
+			fprintf(out, "%s\n", c);
+			free(c);
+			free(line);
+		}
+		free(buf);
+	}
+}
+
+/* ---- the compact table (default): 80 columns ---- */
+
+#define CW_CONF 9
+#define CW_MEAN 21
+#define CW_CHANGE 8
+#define CW_METRIC (80 - 1 - CW_CONF - 1 - CW_MEAN - 1 - CW_CHANGE - 2 - 17)
+
+static bool compact_row(const struct compare_opts *o, const struct cmp_row *r)
+{
+	if (!r->shown)
+		return false;
+	if (o->all || o->metric || o->phase)
+		return true;
+	return r->key || r->traced;
+}
+
+static char *row_name(const struct cmp_row *row)
+{
+	/* compilebench's figures live in "summary": its name says nothing */
+	if (!strcmp(row->phase, "summary"))
+		return xstrdup(row->metric);
+	return xasprintf("%s %s", row->phase, row->metric);
+}
+
+static void print_compact_row(FILE *out, const struct cmp_table *t,
+			      const struct cmp_row *row)
+{
+	char *name = row_name(row);
+	bool own_line = strlen(name) > CW_METRIC;
+	int dec = decimals_for(row->st[0].mean);
+
+	if (own_line)
+		fprintf(out, "%s\n", name);
 	for (size_t g = 0; g < t->nr_groups; g++) {
 		const struct cmp_stat *s = &row->st[g];
 		const struct cmp_delta *d = &row->d[g];
-		char mean[32], sd[32], cov[32], mn[32], mx[32], lo[32],
-		     hi[32], ci[72], pct[32], plo[32], phi[32], pci[72],
-		     p[32];
+		char mean[40], half[40], mc[96], pct[32], v[40];
+		char *label = cut(t->labels[g], CW_CONF);
+		double h = (s->ci_hi - s->ci_lo) / 2;
 
-		fmt_num(mean, sizeof(mean), s->mean);
+		fmt_dec(mean, sizeof(mean), s->mean, dec);
+		if (isfinite(h)) {
+			fmt_dec(half, sizeof(half), h, dec);
+			snprintf(mc, sizeof(mc), "%s ± %s", mean, half);
+		} else {
+			snprintf(mc, sizeof(mc), "%s", mean);
+		}
+		if (!g || own_line)
+			fprintf(out, "%-*s ", CW_METRIC, g || own_line ? ""
+								 : name);
+		else
+			fprintf(out, "%-*s ", CW_METRIC, "");
+		put_pad(out, label, CW_CONF, false);
+		fputc(' ', out);
+		put_pad(out, mc, CW_MEAN, true);
+		if (g) {
+			fmt_pct(pct, sizeof(pct), d->pct);
+			short_mark(v, sizeof(v), d);
+			fprintf(out, " %*s  %s", CW_CHANGE, pct, v);
+		}
+		fputc('\n', out);
+		free(label);
+	}
+	free(name);
+}
+
+static void print_compact(FILE *out, const struct cmp_table *t,
+			  const struct compare_opts *o)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < t->nr_rows && !any; i++)
+		any = compact_row(o, &t->rows[i]);
+	if (!any) {
+		fprintf(out, "no key metric recorded; --long or --all shows "
+			"the rest\n");
+		return;
+	}
+	fprintf(out, "%-*s %-*s ", CW_METRIC, "metric", CW_CONF, "config");
+	put_pad(out, "mean ± 95% CI", CW_MEAN, true);
+	fprintf(out, " %*s  %s\n", CW_CHANGE, "change", "verdict");
+	for (size_t i = 0; i < t->nr_rows; i++)
+		if (compact_row(o, &t->rows[i]))
+			print_compact_row(out, t, &t->rows[i]);
+}
+
+/* ---- --long: every statistic per metric ---- */
+
+static void print_row(FILE *out, const struct cmp_table *t,
+		      const struct cmp_row *row, int lw)
+{
+	int dec = decimals_for(row->st[0].mean);
+
+	fprintf(out, "\n%s  %s [%s]  (%s; %s mean)%s%s\n", row->phase,
+		row->metric, row->unit, better_text(row->better),
+		compare_mean_name(row), row->key ? "  key" : "",
+		row->traced ? "  traced" : "");
+	fprintf(out, "  %-*s %3s %5s %10s %10s %6s %10s %10s  %-23s %7s  "
+		"%-17s %7s %7s %6s  %s\n", lw, "config", "n", "inst", "mean",
+		"sigma", "CoV%", "min", "max", "95% CI of mean", "change",
+		"95% CI of change", "p", "p adj", "mdc", "verdict");
+	for (size_t g = 0; g < t->nr_groups; g++) {
+		const struct cmp_stat *s = &row->st[g];
+		const struct cmp_delta *d = &row->d[g];
+		char mean[40], sd[40], cov[32], mn[40], mx[40], lo[40],
+		     hi[40], ci[96], pct[32], plo[32], phi[32], pci[72],
+		     p[32], pa[32], mdc[32];
+
+		fmt_dec(mean, sizeof(mean), s->mean, dec);
 		fmt_num(sd, sizeof(sd), s->sd);
 		if (isfinite(s->cov_pct))
 			snprintf(cov, sizeof(cov), "%.1f", s->cov_pct);
 		else
 			snprintf(cov, sizeof(cov), "-");
-		fmt_num(mn, sizeof(mn), s->min);
-		fmt_num(mx, sizeof(mx), s->max);
-		fmt_num(lo, sizeof(lo), s->ci_lo);
-		fmt_num(hi, sizeof(hi), s->ci_hi);
+		fmt_dec(mn, sizeof(mn), s->min, dec);
+		fmt_dec(mx, sizeof(mx), s->max, dec);
+		fmt_dec(lo, sizeof(lo), s->ci_lo, dec);
+		fmt_dec(hi, sizeof(hi), s->ci_hi, dec);
 		if (isnan(s->ci_lo))
 			snprintf(ci, sizeof(ci), "-");
 		else
 			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-		fprintf(out, "  %-*s %3zu %10s %10s %6s %10s %10s  %-23s", lw,
-			t->labels[g], s->n, mean, sd, cov, mn, mx, ci);
+		fprintf(out, "  %-*s %3zu %5zu %10s %10s %6s %10s %10s  %-23s",
+			lw, t->labels[g], s->n, s->nr_inst, mean, sd, cov, mn,
+			mx, ci);
 		if (!g) {
-			fprintf(out, " %7s  %-17s %6s  %s\n", "", "", "",
-				"baseline");
+			fprintf(out, " %7s  %-17s %7s %7s %6s  %s\n", "", "",
+				"", "", "", "baseline");
 			continue;
 		}
 		fmt_pct(pct, sizeof(pct), d->pct);
@@ -148,21 +406,22 @@ static void print_row(FILE *out, const struct cmp_table *t,
 			snprintf(pci, sizeof(pci), "[%s, %s]", plo, phi);
 		else
 			snprintf(pci, sizeof(pci), "-");
-		if (isfinite(d->p))
-			snprintf(p, sizeof(p), "%.3f", d->p);
+		fmt_p(p, sizeof(p), d->p);
+		fmt_p(pa, sizeof(pa), d->tested ? d->p_adj : NAN);
+		if (d->verdict == CMP_SAME && isfinite(d->mdc_pct))
+			snprintf(mdc, sizeof(mdc), "%.1f%%", d->mdc_pct);
 		else
-			snprintf(p, sizeof(p), "-");
-		fprintf(out, " %7s  %-17s %6s  %s\n", pct, pci, p, mark(d));
+			snprintf(mdc, sizeof(mdc), "-");
+		fprintf(out, " %7s  %-17s %7s %7s %6s  %s\n", pct, pci, p, pa,
+			mdc, mark(d));
 	}
 }
 
 static void print_rollup(FILE *out, const struct cmp_table *t,
 			 const struct compare_opts *o)
 {
-	fprintf(out, "\nroll-up: geometric mean of the baseline-relative "
-		"ratios of the key metrics\n(%s; oriented so > 1 is "
-		"better)\n", t->key_from_workload ? "the workload's key "
-		"metrics" : "all rate metrics");
+	fprintf(out, "roll-up (geometric mean of the key metrics' ratios, "
+		"> 1 is better):\n");
 	for (size_t g = 1; g < t->nr_groups; g++) {
 		size_t nb = 0, nw = 0;
 
@@ -177,12 +436,11 @@ static void print_rollup(FILE *out, const struct cmp_table *t,
 				"compared\n", t->labels[g], t->labels[0],
 				t->labels[t->failed[g] ? g : 0]);
 		else if (isfinite(t->rollup[g]))
-			fprintf(out, "  %s vs %s: %.4f (%+.1f%%) over %zu "
-				"metrics; %zu improved, %zu regressed "
-				"significantly (p < %g, |change| >= %g%%)\n",
-				t->labels[g], t->labels[0], t->rollup[g],
+			fprintf(out, "  %s vs %s: %.4f (%+.1f%%) over %zu; "
+				"%zu improved, %zu regressed\n", t->labels[g],
+				t->labels[0], t->rollup[g],
 				100 * (t->rollup[g] - 1), t->rollup_n[g], nb,
-				nw, o->alpha, o->min_change_pct);
+				nw);
 		else
 			fprintf(out, "  %s vs %s: no key metric to roll up\n",
 				t->labels[g], t->labels[0]);
@@ -190,11 +448,58 @@ static void print_rollup(FILE *out, const struct cmp_table *t,
 	if (t->nr_groups < 2)
 		fprintf(out, "  only one configuration: nothing to "
 			"compare against\n");
+	(void)o;
+}
+
+/* Why rows got no verdict, and what to do about it: once per table. */
+static void print_no_verdicts(FILE *out, const struct cmp_table *t,
+			      const struct compare_opts *o, bool longf)
+{
+	bool few = false, any_short = false;
+	const char **seen = xcalloc(t->nr_rows + 1, sizeof(*seen));
+	size_t nseen = 0;
+
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct cmp_row *row = &t->rows[i];
+		bool short_row = false, dup = false;
+		const char *name;
+		double w = 0;
+
+		if (longf ? !row->shown : !compact_row(o, row))
+			continue;
+		for (size_t g = 1; g < t->nr_groups; g++) {
+			short_row |= row->d[g].verdict == CMP_SHORT;
+			few |= row->d[g].verdict == CMP_NA;
+		}
+		name = row->wall_phase ? row->wall_phase : row->phase;
+		for (size_t k = 0; k < nseen; k++)
+			dup |= !strcmp(seen[k], name);
+		if (!short_row || dup)
+			continue;
+		seen[nseen++] = name;
+		for (size_t g = 0; g < t->nr_groups; g++)
+			if (isfinite(row->st[g].wall_s))
+				w = fmax(w, row->st[g].wall_s);
+		if (!any_short)
+			fprintf(out, "too short to judge (mean wall time per "
+				"phase below %.0f ms):\n",
+				1e3 * o->min_wall_s);
+		any_short = true;
+		fprintf(out, "  %s: %.1f ms\n", name, 1e3 * w);
+	}
+	if (any_short)
+		fprintf(out, "  give the workload more work (files=, runs=, "
+			"size=...) or lower --min-wall\n");
+	if (few)
+		fprintf(out, "too few repetitions for a verdict (need %d per "
+			"configuration): --repeat %d\n", COMPARE_MIN_N,
+			COMPARE_MIN_N);
+	free(seen);
 }
 
 static void print_text(FILE *out, const struct cmp_table *t,
 		       const struct cmp_group *groups,
-		       const struct compare_opts *o)
+		       const struct compare_opts *o, bool longf)
 {
 	const struct workload *wl = wl_find(t->workload);
 	int lw = 6;
@@ -202,22 +507,42 @@ static void print_text(FILE *out, const struct cmp_table *t,
 	for (size_t g = 0; g < t->nr_groups; g++)
 		if ((int)strlen(t->labels[g]) > lw)
 			lw = (int)strlen(t->labels[g]);
-	fprintf(out, "== %s: %zu configuration%s, baseline '%s'\n",
-		t->workload, t->nr_groups, t->nr_groups == 1 ? "" : "s",
-		t->nr_groups ? t->labels[0] : "-");
-	for (size_t g = 0; g < t->nr_groups; g++)
-		fprintf(out, "  %-*s %zu repetition%s%s\n", lw, t->labels[g],
-			groups[g].nr_reps, groups[g].nr_reps == 1 ? "" : "s",
-			t->failed[g] ? "  FAILED" : "");
+	print_header(out, t, longf);
 	if (wl && wl->report_compare && t->nr_groups) {
 		fputc('\n', out);
 		wl->report_compare(out, groups, t->nr_groups);
 	}
-	for (size_t i = 0; i < t->nr_rows; i++)
-		if (t->rows[i].shown)
-			print_row(out, t, &t->rows[i], lw);
+	fputc('\n', out);
+	if (longf) {
+		for (size_t i = 0; i < t->nr_rows; i++)
+			if (t->rows[i].shown)
+				print_row(out, t, &t->rows[i], lw);
+		fputc('\n', out);
+	} else {
+		print_compact(out, t, o);
+	}
+	print_no_verdicts(out, t, o, longf);
 	print_rollup(out, t, o);
 	fputc('\n', out);
+}
+
+static void print_method(FILE *out, const struct compare_opts *o,
+			 const struct cmp_session *s)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		for (size_t r = 0; r < s->tabs[i].nr_rows; r++)
+			for (size_t g = 1; g < s->tabs[i].nr_groups; g++)
+				m += s->tabs[i].rows[r].key &&
+				     s->tabs[i].rows[r].d[g].tested;
+	fprintf(out, "method: n = repetitions; ± = half the 95%% CI; "
+		"log-ratio t-test, %s-adjusted\nover the %zu key tests; "
+		"significant when adjusted p < %g and |change| >= %g%%;\n"
+		"mdc = smallest change detectable at %.0f%% power; "
+		"--long: p, CIs, more.\n",
+		compare_adjust_name(o->adjust), m, o->alpha,
+		o->min_change_pct, 100 * o->power);
 }
 
 /* ---- JSON ---- */
@@ -233,6 +558,15 @@ static const char *better_json(enum better b)
 								 : "none";
 }
 
+static json_t *jarr(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, jnum(x[i]));
+	return a;
+}
+
 static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
 {
 	json_t *o = json_object(), *groups = json_array();
@@ -242,15 +576,18 @@ static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
 	json_object_set_new(o, "unit", json_string(row->unit));
 	json_object_set_new(o, "better", json_string(better_json(row->better)));
 	json_object_set_new(o, "key", json_boolean(row->key));
+	json_object_set_new(o, "traced", json_boolean(row->traced));
 	json_object_set_new(o, "mean_kind",
 			    json_string(compare_mean_name(row)));
 	for (size_t g = 0; g < t->nr_groups; g++) {
 		const struct cmp_stat *s = &row->st[g];
 		const struct cmp_delta *d = &row->d[g];
-		json_t *j = json_object(), *x = json_array();
+		json_t *j = json_object();
 
 		json_object_set_new(j, "group", json_string(t->labels[g]));
 		json_object_set_new(j, "n", json_integer((json_int_t)s->n));
+		json_object_set_new(j, "instances",
+				    json_integer((json_int_t)s->nr_inst));
 		json_object_set_new(j, "mean", jnum(s->mean));
 		json_object_set_new(j, "sd", jnum(s->sd));
 		json_object_set_new(j, "cov_pct", jnum(s->cov_pct));
@@ -258,9 +595,10 @@ static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
 		json_object_set_new(j, "max", jnum(s->max));
 		json_object_set_new(j, "ci_lo", jnum(s->ci_lo));
 		json_object_set_new(j, "ci_hi", jnum(s->ci_hi));
-		for (size_t i = 0; i < s->n; i++)
-			json_array_append_new(x, jnum(s->x[i]));
-		json_object_set_new(j, "samples", x);
+		json_object_set_new(j, "wall_s", jnum(s->wall_s));
+		json_object_set_new(j, "samples", jarr(s->x, s->n));
+		json_object_set_new(j, "instance_values",
+				    jarr(s->inst, s->nr_inst));
 		if (g) {
 			json_t *v = json_object();
 
@@ -271,6 +609,13 @@ static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
 			json_object_set_new(v, "change_ci_hi_pct",
 					    jnum(d->pct_hi));
 			json_object_set_new(v, "p", jnum(d->p));
+			json_object_set_new(v, "p_adj", jnum(d->tested ?
+							     d->p_adj : NAN));
+			json_object_set_new(v, "family",
+					    json_integer((json_int_t)
+							 d->family));
+			json_object_set_new(v, "mdc_pct", jnum(
+				d->verdict == CMP_SAME ? d->mdc_pct : NAN));
 			json_object_set_new(v, "significant",
 					    json_boolean(d->significant));
 			json_object_set_new(v, "verdict", json_string(
@@ -286,14 +631,35 @@ static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
 static json_t *table_json(const struct cmp_table *t)
 {
 	json_t *o = json_object(), *labels = json_array(), *rows =
-		json_array(), *roll = json_array(), *failed = json_array();
+		json_array(), *roll = json_array(), *failed = json_array(),
+		*diffs = json_array(), *reps = json_array();
 
 	json_object_set_new(o, "workload", json_string(t->workload));
-	for (size_t g = 0; g < t->nr_groups; g++)
+	json_object_set_new(o, "target", t->name && !t->name_is_options ?
+			    json_string(t->name) : json_null());
+	json_object_set_new(o, "options", t->name && t->name_is_options ?
+			    json_string(t->name) : json_null());
+	for (size_t g = 0; g < t->nr_groups; g++) {
 		json_array_append_new(labels, json_string(t->labels[g]));
+		json_array_append_new(reps, json_integer(
+			(json_int_t)t->nr_reps[g]));
+	}
 	json_object_set_new(o, "groups", labels);
+	json_object_set_new(o, "repetitions", reps);
 	json_object_set_new(o, "baseline", t->nr_groups ?
 			    json_string(t->labels[0]) : json_null());
+	for (size_t i = 0; i < t->nr_diffs; i++) {
+		json_t *d = json_object(), *v = json_array();
+
+		json_object_set_new(d, "field",
+				    json_string(t->diffs[i].field));
+		for (size_t g = 0; g < t->nr_groups; g++)
+			json_array_append_new(v, json_string(
+				t->diffs[i].values[g]));
+		json_object_set_new(d, "values", v);
+		json_array_append_new(diffs, d);
+	}
+	json_object_set_new(o, "differences", diffs);
 	for (size_t i = 0; i < t->nr_rows; i++)
 		if (t->rows[i].shown)
 			json_array_append_new(rows, row_json(t, &t->rows[i]));
@@ -319,28 +685,80 @@ static json_t *table_json(const struct cmp_table *t)
 	return o;
 }
 
-static int print_json(const struct cmp_table *tabs, size_t nr,
+static json_t *orders_json(const struct cmp_input *in)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < in->nr; i++) {
+		const struct run_rec *r = in->runs[i];
+		json_t *o = json_object(), *reps = json_array();
+		int max_rep = -1;
+
+		json_object_set_new(o, "run", json_integer(r->id));
+		json_object_set_new(o, "target_order", r->target_order ?
+				    json_string(r->target_order) : json_null());
+		for (size_t j = 0; j < r->nr_wlruns; j++)
+			if (r->wlruns[j].pos >= 0 && r->wlruns[j].rep > max_rep)
+				max_rep = r->wlruns[j].rep;
+		for (int rep = 0; rep <= max_rep; rep++) {
+			json_t *names = json_array();
+
+			for (int pos = 0; pos < (int)r->nr_wlruns; pos++) {
+				const struct target_rec *t = NULL;
+
+				for (size_t j = 0; j < r->nr_wlruns && !t; j++)
+					if (r->wlruns[j].rep == rep &&
+					    r->wlruns[j].pos == pos)
+						t = run_rec_target(
+							r, &r->wlruns[j]);
+				if (!t)
+					break;
+				json_array_append_new(names, json_string(
+					t->name ? t->name : "?"));
+			}
+			json_array_append_new(reps, names);
+		}
+		json_object_set_new(o, "orders", reps);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static int print_json(const struct cmp_session *s, const struct cmp_input *in,
 		      const struct compare_opts *o)
 {
-	json_t *root = json_object(), *arr = json_array();
-	char *s;
+	json_t *root = json_object(), *arr = json_array(), *notes =
+		json_array();
+	char *str;
 	int rc = 0;
 
-	json_object_set_new(root, "format_version", json_integer(1));
+	json_object_set_new(root, "format_version", json_integer(2));
 	json_object_set_new(root, "alpha", json_real(o->alpha));
 	json_object_set_new(root, "min_change_pct",
 			    json_real(o->min_change_pct));
-	json_object_set_new(root, "ratio_ci", json_string("delta method"));
-	for (size_t i = 0; i < nr; i++)
-		json_array_append_new(arr, table_json(&tabs[i]));
+	json_object_set_new(root, "min_wall_s", json_real(o->min_wall_s));
+	json_object_set_new(root, "power", json_real(o->power));
+	json_object_set_new(root, "min_repetitions",
+			    json_integer(COMPARE_MIN_N));
+	json_object_set_new(root, "adjust",
+			    json_string(compare_adjust_name(o->adjust)));
+	json_object_set_new(root, "sample", json_string("repetition"));
+	json_object_set_new(root, "ratio_ci",
+			    json_string("log-scale delta method"));
+	json_object_set_new(root, "runs", orders_json(in));
+	for (size_t i = 0; i < s->nr_notes; i++)
+		json_array_append_new(notes, json_string(s->notes[i]));
+	json_object_set_new(root, "notes", notes);
+	for (size_t i = 0; i < s->nr; i++)
+		json_array_append_new(arr, table_json(&s->tabs[i]));
 	json_object_set_new(root, "workloads", arr);
-	s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	str = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
-	if (!s)
+	if (!str)
 		return error("cannot serialize the comparison to JSON");
-	if (printf("%s\n", s) < 0)
+	if (printf("%s\n", str) < 0)
 		rc = error_errno("cannot write to stdout");
-	free(s);
+	free(str);
 	return rc;
 }
 
@@ -349,67 +767,69 @@ static int print_json(const struct cmp_table *tabs, size_t nr,
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { .fmt.format = "text" };
-	const char *db, *format;
 	struct compare_opts o;
 	struct cmp_input in;
-	struct cmp_table *tabs;
-	const char **wls;
-	bool fail_on_reg, regression = false, any_failed = false;
-	size_t nr_wls;
+	struct cmp_session s;
+	bool regression = false, any_failed = false, longf, text;
 	int first, rc = EXIT_OK;
 
 	compare_opts_init(&a.o);
 	first = cmdopt_parse(&cmd_compare_opts, argc, argv, &a);
 	if (first < 0)
 		return cmdopt_exit(first);
-	db = a.store.db;
-	format = a.fmt.format;
 	o = a.o;
-	fail_on_reg = a.fail_on_reg;
-	if (cmp_input_load(db, argv + first, (size_t)(argc - first), &in))
+	longf = a.longf;
+	text = !strcmp(a.fmt.format, "text");
+	if (cmp_input_load(a.store.db, argv + first, (size_t)(argc - first),
+			   &in))
 		return EXIT_RUNTIME;
-
-	wls = compare_workloads((const struct run_rec *const *)in.runs,
-				in.nr, &nr_wls);
-	tabs = xcalloc(nr_wls + 1, sizeof(*tabs));
-	if (!nr_wls && strcmp(format, "text") == 0)
-		printf("no workload runs to compare\n");
-	for (size_t i = 0; i < nr_wls; i++) {
-		const struct workload *wl = wl_find(wls[i]);
-		struct cmp_group *groups;
-		size_t ng;
-
-		o.key_metrics = wl ? wl->key_metrics : NULL;
-		groups = compare_groups((const struct run_rec *const *)in.runs,
-					(const char *const *)in.labels, in.nr,
-					wls[i], &ng);
-		compare_build(wls[i], groups, ng, &o, &tabs[i]);
-		if (tabs[i].regression)
+	compare_session_build(&in, &o, &s);
+	for (size_t i = 0; i < s.nr && !o.allow_option_mismatch; i++)
+		if (s.tabs[i].option_mismatch) {
+			error("%s%s%s ran with different workload options: "
+			      "%s; pass --allow-option-mismatch to compare "
+			      "anyway", s.tabs[i].workload,
+			      s.tabs[i].name ? " on " : "",
+			      s.tabs[i].name ? s.tabs[i].name : "",
+			      s.tabs[i].option_mismatch);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	for (size_t i = 0; i < s.nr; i++) {
+		if (s.tabs[i].regression)
 			regression = true;
-		for (size_t g = 0; g < ng; g++)
-			if (tabs[i].failed[g])
+		for (size_t g = 0; g < s.tabs[i].nr_groups; g++)
+			if (s.tabs[i].failed[g])
 				any_failed = true;
-		if (!strcmp(format, "text"))
-			print_text(stdout, &tabs[i], groups, &o);
-		compare_groups_free(groups, ng);
 	}
-	if (!strcmp(format, "json")) {
-		if (print_json(tabs, nr_wls, &o))
+	if (text) {
+		if (!s.nr)
+			printf("no workload runs to compare\n");
+		print_orders(stdout, &in, longf);
+		for (size_t i = 0; i < s.nr_notes; i++)
+			printf("note: %s\n", s.notes[i]);
+		if (in.nr > 1 || s.nr_notes)
+			putchar('\n');
+		for (size_t i = 0; i < s.nr; i++)
+			print_text(stdout, &s.tabs[i], s.groups[i], &o, longf);
+		if (s.nr) {
+			print_method(stdout, &o, &s);
+			printf("%s\n", any_failed ? "result: FAILED: a "
+			       "compared run failed" : regression ?
+			       "result: a key metric regressed "
+			       "significantly" : "result: no key metric "
+			       "regressed significantly");
+		}
+	} else if (!strcmp(a.fmt.format, "json")) {
+		if (print_json(&s, &in, &o))
 			rc = EXIT_RUNTIME;
-	} else if (!strcmp(format, "csv")) {
-		csv_write_compare(stdout, tabs, nr_wls);
+	} else {
+		csv_write_compare(stdout, s.tabs, s.nr);
 	}
-	if (!strcmp(format, "text") && nr_wls)
-		printf("%s\n", any_failed ? "result: FAILED: a compared run "
-		       "failed" : regression ? "result: a key metric "
-		       "regressed significantly" : "result: no key metric "
-		       "regressed significantly");
-	for (size_t i = 0; i < nr_wls; i++)
-		compare_table_release(&tabs[i]);
-	free(tabs);
-	free(wls);
-	cmp_input_release(&in);
-	if (!rc && fail_on_reg && regression)
+	if (!rc && a.fail_on_reg && regression)
 		rc = EXIT_REGRESSION;
+out:
+	compare_session_release(&s);
+	cmp_input_release(&in);
 	return rc;
 }

@@ -41,6 +41,12 @@ static void list_one(const struct workload *wl, int verbose)
 	printf("  phases:");
 	for (const char *const *p = wl->phases; p && *p; p++)
 		printf(" %s", *p);
+	if (wl->key_metrics && wl->key_metrics[0]) {
+		/* what compare's verdict and --fail-on-regression test */
+		printf("\n  key metrics:");
+		for (const char *const *k = wl->key_metrics; *k; k++)
+			printf(" %s", *k);
+	}
 	printf("\n  options (--workload %s:key=val,...):\n", wl->name);
 	opt_help(stdout, wl->opts, "    ");
 	printf("\n");

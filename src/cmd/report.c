@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "compare/compare.h"
 #include "compare/load.h"
+#include "compare/session.h"
 #include "output/chart.h"
 #include "output/html.h"
 #include "util/util.h"
@@ -35,11 +36,13 @@ const struct cmdopt_cmd cmd_report_opts = {
 	.name = "report",
 	.summary = "self-contained HTML report with charts",
 	.usage = "[RUN|TAG...] -o FILE [--db PATH] [--metric GLOB]\n"
-		 "[--phase GLOB] [--all] [--min-change PCT]",
-	.desc = "Write the comparison of 'fslab compare' (same arguments) as "
-		"one self-contained HTML file: tables, bar charts of the "
-		"means with 95% CI whiskers, the spread of the repetitions, "
-		"and time series where a workload records them.",
+		 "[--phase GLOB] [--all] [--min-change PCT] [--min-wall MS]\n"
+		 "[--alpha LEVEL] [--adjust holm|bh|none] "
+		 "[--allow-option-mismatch]",
+	.desc = "Write the comparison of 'fslab compare' (same arguments and "
+		"statistics) as one self-contained HTML file: what differs, "
+		"tables, bar charts of the means with 95% CI whiskers, every "
+		"instance, and time series where a workload records them.",
 	.opts = report_table,
 	.args = CMDOPT_C_RUN,
 };
@@ -49,14 +52,14 @@ static char *report_title(const struct cmp_input *in)
 	size_t len = 0;
 	char *s;
 
-	for (size_t i = 0; i < in->nr; i++)
-		len += strlen(in->labels[i]) + 2;
+	for (size_t i = 0; i < in->nr_args; i++)
+		len += strlen(in->arg_labels[i]) + 2;
 	s = xmalloc(len + 32);
 	strcpy(s, "fslab report: ");
-	for (size_t i = 0; i < in->nr; i++) {
+	for (size_t i = 0; i < in->nr_args; i++) {
 		if (i)
 			strcat(s, ", ");
-		strcat(s, in->labels[i]);
+		strcat(s, in->arg_labels[i]);
 	}
 	return s;
 }
@@ -64,55 +67,42 @@ static char *report_title(const struct cmp_input *in)
 static int write_report(const char *path, const struct cmp_input *in,
 			struct compare_opts *o)
 {
-	const char **wls;
-	size_t nr_wls;
-	struct cmp_table *tabs;
-	struct cmp_group **groups;
-	size_t *ng;
 	struct html_section *secs;
-	char *title = report_title(in);
-	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct cmp_session s;
+	char *title;
+	FILE *out;
 	int rc = 0;
 
+	compare_session_build(in, o, &s);
+	for (size_t i = 0; i < s.nr && !o->allow_option_mismatch; i++)
+		if (s.tabs[i].option_mismatch) {
+			error("%s ran with different workload options: %s; "
+			      "pass --allow-option-mismatch to report anyway",
+			      s.tabs[i].workload, s.tabs[i].option_mismatch);
+			compare_session_release(&s);
+			return -2;
+		}
+	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!out) {
 		error_errno("cannot create '%s'", path);
-		free(title);
+		compare_session_release(&s);
 		return -1;
 	}
-	wls = compare_workloads((const struct run_rec *const *)in->runs,
-				in->nr, &nr_wls);
-	tabs = xcalloc(nr_wls + 1, sizeof(*tabs));
-	groups = xcalloc(nr_wls + 1, sizeof(*groups));
-	ng = xcalloc(nr_wls + 1, sizeof(*ng));
-	secs = xcalloc(nr_wls + 1, sizeof(*secs));
-	for (size_t i = 0; i < nr_wls; i++) {
-		const struct workload *wl = wl_find(wls[i]);
-
-		o->key_metrics = wl ? wl->key_metrics : NULL;
-		groups[i] = compare_groups(
-			(const struct run_rec *const *)in->runs,
-			(const char *const *)in->labels, in->nr, wls[i],
-			&ng[i]);
-		compare_build(wls[i], groups[i], ng[i], o, &tabs[i]);
-		secs[i].table = &tabs[i];
-		secs[i].groups = groups[i];
+	title = report_title(in);
+	secs = xcalloc(s.nr + 1, sizeof(*secs));
+	for (size_t i = 0; i < s.nr; i++) {
+		secs[i].table = &s.tabs[i];
+		secs[i].groups = s.groups[i];
 	}
-	if (html_write_report(out, title, secs, nr_wls, o))
+	if (html_write_report(out, title, secs, s.nr, o))
 		rc = -1;
 	if (out != stdout) {
 		if (ferror(out) | fclose(out))
 			rc = error("cannot write '%s': %s", path,
 				   strerror(errno));
 	}
-	for (size_t i = 0; i < nr_wls; i++) {
-		compare_table_release(&tabs[i]);
-		compare_groups_free(groups[i], ng[i]);
-	}
-	free(tabs);
-	free(groups);
-	free(ng);
+	compare_session_release(&s);
 	free(secs);
-	free(wls);
 	free(title);
 	return rc;
 }
@@ -120,7 +110,6 @@ static int write_report(const char *path, const struct cmp_input *in,
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .output = NULL };
-	const char *db, *output;
 	struct compare_opts o;
 	struct cmp_input in;
 	int first, rc;
@@ -129,15 +118,15 @@ int cmd_report(int argc, char **argv)
 	first = cmdopt_parse(&cmd_report_opts, argc, argv, &a);
 	if (first < 0)
 		return cmdopt_exit(first);
-	db = a.store.db;
-	output = a.output;
 	o = a.o;
-	if (!output)
+	if (!a.output)
 		return cmdopt_usage_error(&cmd_report_opts,
 					  "report needs -o FILE");
-	if (cmp_input_load(db, argv + first, (size_t)(argc - first), &in))
+	if (cmp_input_load(a.store.db, argv + first, (size_t)(argc - first),
+			   &in))
 		return EXIT_RUNTIME;
-	rc = write_report(output, &in, &o) ? EXIT_RUNTIME : EXIT_OK;
+	rc = write_report(a.output, &in, &o);
+	rc = rc == -2 ? EXIT_USAGE : rc ? EXIT_RUNTIME : EXIT_OK;
 	chart_cleanup();
 	cmp_input_release(&in);
 	return rc;

@@ -156,8 +156,11 @@ static const struct cmdopt run_table[] = {
 		       "repetitions per target (default 1; with --until-cov "
 		       "the minimum)"),
 	CMDOPT_CHOOSE(0, "order", struct run_args, order, "MODE",
-		      "interleaved|blocked",
-		      "interleaved (A B A B, default) or blocked (A A B B)"),
+		      "balanced|fixed|interleaved|blocked",
+		      "balanced (default: each repetition in another order, "
+		      "every target in every position equally often), fixed "
+		      "(A B A B; 'interleaved' is its old name) or blocked "
+		      "(A A B B)"),
 	CMDOPT_BOOL(0, "reuse", struct run_args, cfg.reuse,
 		    "run every repetition on the same filesystem instead of a "
 		    "freshly made one"),
@@ -219,7 +222,8 @@ const struct cmdopt_cmd cmd_run_opts = {
 		 "[--verify] [--pause-before PHASE]",
 	.desc = "Build each target, run each workload on it, measure and "
 		"store every phase.  Repetitions are interleaved across "
-		"targets (A B A B ...), each on a freshly made filesystem.",
+		"targets in a counterbalanced order (A B, B A, ...), each on "
+		"a freshly made filesystem.",
 	.opts = run_table,
 	.more_help = wl_print_verify_support,
 	.footer = "Needs root for loop and dev: targets.  Exit codes: 0 "
@@ -277,7 +281,7 @@ int cmd_run(int argc, char **argv)
 		.begin = pause_begin,
 	};
 	struct run_args a = {
-		.repeat = 1, .max_repeat = 10, .order = "interleaved",
+		.repeat = 1, .max_repeat = 10, .order = "balanced",
 		.cfg.seed = FSLAB_DEFAULT_SEED, .cfg.age = ager_age_default,
 	};
 	struct run_config cfg;
@@ -313,6 +317,8 @@ int cmd_run(int argc, char **argv)
 	cfg.repeat = (int)a.repeat;
 	cfg.max_repeat = (int)a.max_repeat;
 	cfg.blocked = !strcmp(a.order, "blocked");
+	cfg.fixed_order = !strcmp(a.order, "fixed") ||
+			  !strcmp(a.order, "interleaved");
 	cfg.db = a.no_store ? "" : a.store.db;
 	aged_profile = a.aged_profile;
 	tracing = a.tracing;

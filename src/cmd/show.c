@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "compare/order.h"
 #include "output/csv.h"
 #include "disk/diskphase.h"
 #include "output/json.h"
@@ -72,6 +73,7 @@ static void print_header(FILE *out, const struct run_rec *r)
 		str_or(r->version, "?"), str_or(r->kernel, "?"),
 		str_or(r->host, "?"), (unsigned long long)r->seed);
 	fprintf(out, "command: %s\n", str_or(r->cmdline, "?"));
+	order_print_run(out, r);
 }
 
 /* A rate, or "-" when there is nothing to divide by. */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare.c - group runs into configurations and compute, per (phase,
- * metric), descriptive statistics, the comparison with the baseline, the
- * significance verdict and the roll-up.  The rules are documented in
- * compare.h; the t machinery is in stats/ttest.c.
+ * metric), one figure per repetition, descriptive statistics, the
+ * comparison with the baseline, the adjusted significance verdict and
+ * the roll-up.  The rules are documented in compare.h; the t machinery
+ * is in stats/ttest.c, the adjustment in stats/padjust.c, the per
+ * repetition figure and mean in stats/repmean.c.
  */
 #include <fnmatch.h>
 #include <math.h>
@@ -11,6 +13,8 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "stats/padjust.h"
+#include "stats/repmean.h"
 #include "stats/stats.h"
 #include "stats/ttest.h"
 #include "util/util.h"
@@ -20,11 +24,21 @@ void compare_opts_init(struct compare_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->alpha = COMPARE_ALPHA;
 	o->min_change_pct = COMPARE_MIN_CHANGE_PCT;
+	o->min_wall_s = COMPARE_MIN_WALL_S;
+	o->power = COMPARE_POWER;
+	o->adjust = CMP_ADJUST_HOLM;
 }
 
 const char *compare_mean_name(const struct cmp_row *row)
 {
-	return row->hmean ? "harmonic" : "arithmetic";
+	return rep_mean_name(row->hmean ? REP_MEAN_HARMONIC
+					: REP_MEAN_ARITHMETIC);
+}
+
+const char *compare_adjust_name(enum cmp_adjust a)
+{
+	return a == CMP_ADJUST_BH ? "Benjamini-Hochberg" :
+	       a == CMP_ADJUST_NONE ? "none" : "Holm";
 }
 
 const char *compare_verdict_name(enum cmp_verdict v)
@@ -40,6 +54,8 @@ const char *compare_verdict_name(enum cmp_verdict v)
 		return "regression";
 	case CMP_FAILED:
 		return "failed";
+	case CMP_SHORT:
+		return "too short to judge";
 	case CMP_NA:
 		break;
 	}
@@ -52,11 +68,17 @@ bool compare_default_metric(const char *metric)
 	       !strcmp(metric, "wall_s");
 }
 
-static bool is_rate(const char *unit)
+bool compare_traced_metric(const char *metric)
 {
-	size_t l = unit ? strlen(unit) : 0;
+	static const char *const m[] = {
+		"trace.seeks", "trace.seeks_s", "trace.seekdist_median",
+		"trace.layout_score", "trace.lat_p50_ms", "trace.lat_p99_ms",
+	};
 
-	return l > 2 && !strcmp(unit + l - 2, "/s");
+	for (size_t i = 0; i < ARRAY_SIZE(m); i++)
+		if (!strcmp(metric, m[i]))
+			return true;
+	return false;
 }
 
 /* ---- groups ---- */
@@ -86,87 +108,352 @@ const char **compare_workloads(const struct run_rec *const *runs,
 	return names;
 }
 
-static void group_add(struct cmp_group *g, size_t *alloc,
+/* A group under construction: reps and the run of each. */
+struct gbuild {
+	struct cmp_group g;
+	size_t alloc, ralloc;
+};
+
+static void group_add(struct gbuild *b, const struct run_rec *r,
 		      const struct wlrun_rec *w)
 {
-	const struct wlrun_rec **reps = (const struct wlrun_rec **)g->reps;
+	const struct wlrun_rec **reps = (const struct wlrun_rec **)b->g.reps;
+	const struct run_rec **runs = (const struct run_rec **)b->g.rep_runs;
+	size_t n = b->g.nr_reps;
 
-	ALLOC_GROW(reps, g->nr_reps + 1, *alloc);
-	reps[g->nr_reps++] = w;
-	g->reps = reps;
+	ALLOC_GROW(reps, n + 1, b->alloc);
+	ALLOC_GROW(runs, n + 1, b->ralloc);
+	reps[n] = w;
+	runs[n] = r;
+	b->g.reps = reps;
+	b->g.rep_runs = runs;
+	b->g.nr_reps = n + 1;
+	if (!b->g.run)
+		b->g.run = r;
 }
 
-static int target_spec_idx(const struct run_rec *r, const struct wlrun_rec *w)
+static const char *wl_target_name(const struct run_rec *r,
+				  const struct wlrun_rec *w)
+{
+	const struct target_rec *t = run_rec_target(r, w);
+
+	return t && t->name ? t->name : "?";
+}
+
+static int wl_target_idx(const struct run_rec *r, const struct wlrun_rec *w)
 {
 	const struct target_rec *t = run_rec_target(r, w);
 
 	return t ? t->idx : 0;
 }
 
-struct cmp_group *compare_groups(const struct run_rec *const *runs,
-				 const char *const *labels, size_t nr_runs,
-				 const char *workload, size_t *nr)
+static bool is_wl(const struct wlrun_rec *w, const char *workload)
 {
-	struct cmp_group *g = NULL;
-	size_t n = 0, alloc = 0, *ralloc = NULL;
-
-	if (nr_runs == 1) {
-		const struct run_rec *r = runs[0];
-		int max_idx = -1;
-
-		for (size_t j = 0; j < r->nr_targets; j++)
-			if (r->targets[j].idx > max_idx)
-				max_idx = r->targets[j].idx;
-		for (int idx = 0; idx <= max_idx; idx++) {
-			size_t ra = 0;
-			struct cmp_group cg = { .run = r };
-
-			for (size_t j = 0; j < r->nr_wlruns; j++) {
-				const struct wlrun_rec *w = &r->wlruns[j];
-				const struct target_rec *t;
-
-				if (!w->workload ||
-				    strcmp(w->workload, workload) ||
-				    target_spec_idx(r, w) != idx)
-					continue;
-				t = run_rec_target(r, w);
-				if (!cg.label)
-					cg.label = t && t->name ? t->name
-								: "?";
-				group_add(&cg, &ra, w);
-			}
-			if (!cg.nr_reps)
-				continue;
-			ALLOC_GROW(g, n + 1, alloc);
-			g[n++] = cg;
-		}
-		*nr = n;
-		return g;
-	}
-	ralloc = xcalloc(nr_runs, sizeof(*ralloc));
-	g = xcalloc(nr_runs, sizeof(*g));
-	for (size_t i = 0; i < nr_runs; i++) {
-		struct cmp_group cg = { .run = runs[i], .label = labels[i] };
-
-		for (size_t j = 0; j < runs[i]->nr_wlruns; j++) {
-			const struct wlrun_rec *w = &runs[i]->wlruns[j];
-
-			if (w->workload && !strcmp(w->workload, workload))
-				group_add(&cg, &ralloc[i], w);
-		}
-		if (cg.nr_reps)
-			g[n++] = cg;
-	}
-	free(ralloc);
-	*nr = n;
-	return g;
+	return w->workload && !strcmp(w->workload, workload);
 }
 
-void compare_groups_free(struct cmp_group *g, size_t nr)
+/* Target names of argument a for workload, in first-seen order. */
+static const char **arg_names(const struct run_rec *const *runs,
+			      const size_t *arg_of, size_t nr_runs, size_t a,
+			      const char *workload, size_t *nr)
+{
+	const char **names = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < nr_runs; i++) {
+		if (arg_of[i] != a)
+			continue;
+		for (size_t j = 0; j < runs[i]->nr_wlruns; j++) {
+			const struct wlrun_rec *w = &runs[i]->wlruns[j];
+			const char *nm;
+			bool seen = false;
+
+			if (!is_wl(w, workload))
+				continue;
+			nm = wl_target_name(runs[i], w);
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = !strcmp(names[k], nm);
+			if (!seen) {
+				ALLOC_GROW(names, n + 1, alloc);
+				names[n++] = nm;
+			}
+		}
+	}
+	*nr = n;
+	return names;
+}
+
+static struct cmp_set *push_set(struct cmp_set **sets, size_t *n,
+				size_t *alloc, const char *name)
+{
+	struct cmp_set *s;
+
+	ALLOC_GROW(*sets, *n + 1, *alloc);
+	s = &(*sets)[(*n)++];
+	memset(s, 0, sizeof(*s));
+	s->name = name ? xstrdup(name) : NULL;
+	return s;
+}
+
+static void push_group(struct cmp_set *s, size_t *alloc, struct gbuild *b)
+{
+	if (!b->g.nr_reps)
+		return;
+	ALLOC_GROW(s->groups, s->nr_groups + 1, *alloc);
+	s->groups[s->nr_groups++] = b->g;
+}
+
+static void set_release(struct cmp_set *s)
+{
+	for (size_t g = 0; g < s->nr_groups; g++) {
+		free((void *)s->groups[g].reps);
+		free((void *)s->groups[g].rep_runs);
+	}
+	free(s->groups);
+	free(s->name);
+	memset(s, 0, sizeof(*s));
+}
+
+static void add_note(char ***notes, size_t *nr, size_t *alloc, char *note)
+{
+	if (!notes) {
+		free(note);
+		return;
+	}
+	ALLOC_GROW(*notes, *nr + 1, *alloc);
+	(*notes)[(*nr)++] = note;
+}
+
+/* Does the "k=v,..." string opts hold the item [p, p + len)? */
+static bool has_item(const char *opts, const char *p, size_t len)
+{
+	const char *q = opts;
+
+	while (*q) {
+		const char *e = q;
+
+		while (*e && *e != ',')
+			e += e[0] == '\\' && e[1] ? 2 : 1;
+		if ((size_t)(e - q) == len && !strncmp(q, p, len))
+			return true;
+		q = *e ? e + 1 : e;
+	}
+	return false;
+}
+
+/* The items of opts[k] not shared by every other option set: what sets
+ * it apart ("files=100"). */
+static char *distinct_items(const char *const *opts, size_t n, size_t k)
+{
+	const char *p = opts[k];
+	char *out = xcalloc(strlen(p) + 1, 1);
+
+	while (*p) {
+		const char *e = p;
+		bool everywhere = true;
+
+		while (*e && *e != ',')
+			e += e[0] == '\\' && e[1] ? 2 : 1;
+		for (size_t i = 0; i < n && everywhere; i++)
+			everywhere = has_item(opts[i], p, (size_t)(e - p));
+		if (!everywhere) {
+			if (*out)
+				strcat(out, ",");
+			strncat(out, p, (size_t)(e - p));
+		}
+		p = *e ? e + 1 : e;
+	}
+	return out;
+}
+
+static const char *wl_options(const struct wlrun_rec *w)
+{
+	return w->options ? w->options : "";
+}
+
+/*
+ * One argument: its targets by command-line index (runs of one TAG share
+ * the command line), every run's repetitions pooled.  A run that ran the
+ * workload with several option sets (-w metadata:files=100 -w
+ * metadata:files=1000) gives one comparison per option set, named by
+ * its options: pooling them would mix different work.
+ */
+static void sets_one_arg(const struct run_rec *const *runs, size_t nr_runs,
+			 const char *workload, struct cmp_set **sets,
+			 size_t *n, size_t *alloc)
+{
+	const char **opts = NULL;
+	size_t nopts = 0, oalloc = 0;
+	int max_idx = -1;
+
+	for (size_t i = 0; i < nr_runs; i++)
+		for (size_t j = 0; j < runs[i]->nr_wlruns; j++) {
+			const struct wlrun_rec *w = &runs[i]->wlruns[j];
+			size_t k;
+
+			if (!is_wl(w, workload))
+				continue;
+			if (wl_target_idx(runs[i], w) > max_idx)
+				max_idx = wl_target_idx(runs[i], w);
+			for (k = 0; k < nopts && strcmp(opts[k],
+							 wl_options(w)); k++)
+				;
+			if (k == nopts) {
+				ALLOC_GROW(opts, nopts + 1, oalloc);
+				opts[nopts++] = wl_options(w);
+			}
+		}
+	for (size_t o = 0; o < nopts && max_idx >= 0; o++) {
+		struct cmp_set *s = push_set(sets, n, alloc, NULL);
+		size_t galloc = 0;
+
+		if (nopts > 1) {
+			s->name = distinct_items(opts, nopts, o);
+			s->name_is_options = true;
+		}
+
+		for (int idx = 0; idx <= max_idx; idx++) {
+			struct gbuild b = { 0 };
+
+			for (size_t i = 0; i < nr_runs; i++) {
+				for (size_t j = 0; j < runs[i]->nr_wlruns;
+				     j++) {
+					const struct wlrun_rec *w =
+						&runs[i]->wlruns[j];
+
+					if (!is_wl(w, workload) ||
+					    wl_target_idx(runs[i], w) != idx ||
+					    strcmp(wl_options(w), opts[o]))
+						continue;
+					if (!b.g.label)
+						b.g.label = wl_target_name(
+							runs[i], w);
+					group_add(&b, runs[i], w);
+				}
+			}
+			push_group(s, &galloc, &b);
+		}
+	}
+	free(opts);
+}
+
+struct cmp_set *compare_sets(const struct run_rec *const *runs,
+			     const size_t *arg_of, size_t nr_runs,
+			     const char *const *labels, size_t nr_args,
+			     const char *workload, size_t *nr, char ***notes,
+			     size_t *nr_notes)
+{
+	struct cmp_set *sets = NULL;
+	size_t n = 0, alloc = 0, nalloc = 0, all_n = 0;
+	const char **all = NULL, ***names;
+	size_t *nnames, aall = 0;
+	bool shared = false, singles = true;
+
+	if (notes) {
+		*notes = NULL;
+		*nr_notes = 0;
+	}
+	if (nr_args <= 1) {
+		sets_one_arg(runs, nr_runs, workload, &sets, &n, &alloc);
+		*nr = n;
+		return sets;
+	}
+	names = xcalloc(nr_args, sizeof(*names));
+	nnames = xcalloc(nr_args, sizeof(*nnames));
+	for (size_t a = 0; a < nr_args; a++) {
+		names[a] = arg_names(runs, arg_of, nr_runs, a, workload,
+				     &nnames[a]);
+		if (nnames[a] > 1)
+			singles = false;
+		for (size_t k = 0; k < nnames[a]; k++) {
+			bool seen = false;
+
+			for (size_t m = 0; m < all_n && !seen; m++)
+				seen = !strcmp(all[m], names[a][k]);
+			if (!seen) {
+				ALLOC_GROW(all, all_n + 1, aall);
+				all[all_n++] = names[a][k];
+			}
+		}
+	}
+	/* Which names appear in more than one argument? */
+	for (size_t m = 0; m < all_n; m++) {
+		size_t in = 0;
+
+		for (size_t a = 0; a < nr_args; a++)
+			for (size_t k = 0; k < nnames[a]; k++)
+				in += !strcmp(names[a][k], all[m]);
+		if (in > 1)
+			shared = true;
+	}
+	if (!shared && singles) {
+		/* One target each, named differently: compare those. */
+		struct cmp_set *s = push_set(&sets, &n, &alloc, NULL);
+		size_t galloc = 0;
+
+		for (size_t a = 0; a < nr_args; a++) {
+			struct gbuild b = { .g.label = labels[a] };
+
+			for (size_t i = 0; i < nr_runs; i++)
+				for (size_t j = 0; arg_of[i] == a &&
+						   j < runs[i]->nr_wlruns; j++)
+					if (is_wl(&runs[i]->wlruns[j],
+						  workload))
+						group_add(&b, runs[i],
+							  &runs[i]->wlruns[j]);
+			push_group(s, &galloc, &b);
+		}
+		if (!s->nr_groups)
+			n--;
+		goto out;
+	}
+	for (size_t m = 0; m < all_n; m++) {
+		struct cmp_set *s = push_set(&sets, &n, &alloc, all[m]);
+		size_t galloc = 0;
+
+		for (size_t a = 0; a < nr_args; a++) {
+			struct gbuild b = { .g.label = labels[a] };
+
+			for (size_t i = 0; i < nr_runs; i++) {
+				if (arg_of[i] != a)
+					continue;
+				for (size_t j = 0; j < runs[i]->nr_wlruns;
+				     j++) {
+					const struct wlrun_rec *w =
+						&runs[i]->wlruns[j];
+
+					if (is_wl(w, workload) &&
+					    !strcmp(wl_target_name(runs[i], w),
+						    all[m]))
+						group_add(&b, runs[i], w);
+				}
+			}
+			push_group(s, &galloc, &b);
+		}
+		if (s->nr_groups < 2) {
+			add_note(notes, nr_notes, &nalloc, xasprintf(
+				"%s: %s only in %s, not compared", workload,
+				all[m], s->nr_groups ? s->groups[0].label
+						     : "none"));
+			set_release(s);
+			n--;
+		}
+	}
+out:
+	for (size_t a = 0; a < nr_args; a++)
+		free(names[a]);
+	free(names);
+	free(nnames);
+	free(all);
+	*nr = n;
+	return sets;
+}
+
+void compare_sets_free(struct cmp_set *s, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)
-		free((void *)g[i].reps);
-	free(g);
+		set_release(&s[i]);
+	free(s);
 }
 
 /* ---- rows ---- */
@@ -183,14 +470,25 @@ static bool key_match(const struct compare_opts *o, const char *phase,
 	return false;
 }
 
+/* Is phase named by a key metric ("create/files/s": create)? */
+static bool key_phase(const struct compare_opts *o, const char *phase)
+{
+	size_t pl = strlen(phase);
+
+	for (const char *const *k = o->key_metrics; k && *k; k++)
+		if (!strncmp(*k, phase, pl) && (*k)[pl] == '/')
+			return true;
+	return false;
+}
+
 static bool want_shown(const struct compare_opts *o, const char *phase,
-		       const char *metric, bool key)
+		       const char *metric, bool key, bool traced)
 {
 	if (o->phase && fnmatch(o->phase, phase, 0))
 		return false;
 	if (o->metric)
 		return !fnmatch(o->metric, metric, 0);
-	return o->all || key || compare_default_metric(metric);
+	return o->all || key || traced || compare_default_metric(metric);
 }
 
 static struct cmp_row *find_row(struct cmp_table *t, const char *phase,
@@ -203,10 +501,41 @@ static struct cmp_row *find_row(struct cmp_table *t, const char *phase,
 	return NULL;
 }
 
+static void add_row(struct cmp_table *t, const struct compare_opts *o,
+		    const struct phase_rec *ph, const struct metric *mt)
+{
+	struct cmp_row *row;
+	bool key, traced;
+
+	if (!mt->name || find_row(t, ph->name, mt->name))
+		return;
+	if (t->key_from_workload)
+		key = key_match(o, ph->name, mt->name);
+	else
+		key = mt->better == BETTER_HIGHER && rep_unit_is_rate(mt->unit);
+	/* Traced phases: the modelled disk time (src/disk/). */
+	key = key || !strcmp(mt->name, "disk.time_s");
+	traced = compare_traced_metric(mt->name) &&
+		 (!t->key_from_workload || key_phase(o, ph->name));
+	if (!key && !traced &&
+	    !want_shown(o, ph->name, mt->name, false, false))
+		return;
+	ALLOC_GROW(t->rows, t->nr_rows + 1, t->alloc_rows);
+	row = &t->rows[t->nr_rows++];
+	memset(row, 0, sizeof(*row));
+	row->phase = xstrdup(ph->name);
+	row->metric = xstrdup(mt->name);
+	row->unit = xstrdup(mt->unit ? mt->unit : "");
+	row->better = mt->better;
+	row->key = key;
+	row->traced = traced;
+	row->shown = want_shown(o, ph->name, mt->name, key, traced);
+}
+
 static void add_rows(struct cmp_table *t, const struct cmp_group *groups,
 		     const struct compare_opts *o)
 {
-	for (size_t g = 0; g < t->nr_groups; g++) {
+	for (size_t g = 0; g < t->nr_groups; g++)
 		for (size_t r = 0; r < groups[g].nr_reps; r++) {
 			const struct wlrun_rec *w = groups[g].reps[r];
 
@@ -215,54 +544,92 @@ static void add_rows(struct cmp_table *t, const struct cmp_group *groups,
 
 				if (ph->status != PHASE_OK || !ph->name)
 					continue;
-				for (size_t m = 0; m < ph->nr_metrics; m++) {
-					const struct metric *mt =
-						&ph->metrics[m];
-					struct cmp_row *row;
-					bool key;
-
-					if (!mt->name ||
-					    find_row(t, ph->name, mt->name))
-						continue;
-					if (t->key_from_workload)
-						key = key_match(o, ph->name,
-								mt->name);
-					else
-						key = mt->better ==
-						      BETTER_HIGHER &&
-						      is_rate(mt->unit);
-					/* Traced phases: modelled disk time. */
-					key = key || !strcmp(mt->name,
-							     "disk.time_s");
-					if (!key && !want_shown(o, ph->name,
-								mt->name,
-								false))
-						continue;
-					ALLOC_GROW(t->rows, t->nr_rows + 1,
-						   t->alloc_rows);
-					row = &t->rows[t->nr_rows++];
-					memset(row, 0, sizeof(*row));
-					row->phase = xstrdup(ph->name);
-					row->metric = xstrdup(mt->name);
-					row->unit = xstrdup(mt->unit ? mt->unit
-								     : "");
-					row->better = mt->better;
-					row->key = key;
-					row->shown = want_shown(o, ph->name,
-								mt->name, key);
-				}
+				for (size_t m = 0; m < ph->nr_metrics; m++)
+					add_row(t, o, ph, &ph->metrics[m]);
 			}
 		}
+}
+
+static bool did_work(const struct phase_rec *p)
+{
+	return p->bytes || p->files || p->ops;
+}
+
+/* Mean wall time of phase's successful instances in w; *work whether any
+ * of them recorded work.  NaN when there is none. */
+static double instance_wall(const struct wlrun_rec *w, const char *phase,
+			    bool *work)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	*work = false;
+	for (size_t p = 0; p < w->nr_phases; p++) {
+		const struct phase_rec *ph = &w->phases[p];
+
+		if (ph->status != PHASE_OK || !ph->name ||
+		    strcmp(ph->name, phase))
+			continue;
+		sum += (double)ph->m.wall_ns / 1e9;
+		n++;
+		*work |= did_work(ph);
 	}
+	return n ? sum / (double)n : NAN;
+}
+
+/*
+ * The wall time that says whether a row's figure is long enough to
+ * judge: its phase's, or, for a figure of a bookkeeping phase that did no
+ * work itself (compilebench's summary/create.avg), the phase it names
+ * before the dot when there is one.  *used gets that phase's name.
+ */
+static double rep_wall(const struct wlrun_rec *w, const struct cmp_row *row,
+		       char **used)
+{
+	const char *dot = strchr(row->metric, '.');
+	double wall;
+	bool work;
+	char *named;
+
+	wall = instance_wall(w, row->phase, &work);
+	if (work) {
+		if (used && !*used)
+			*used = xstrdup(row->phase);
+		return wall;
+	}
+	if (dot) {
+		double nw;
+		bool nwork;
+
+		named = xstrndup(row->metric, (size_t)(dot - row->metric));
+		nw = instance_wall(w, named, &nwork);
+		if (nwork) {
+			if (used && !*used)
+				*used = named;
+			else
+				free(named);
+			return nw;
+		}
+		free(named);
+	}
+	/* a phase timed for itself (fsck): its own wall time */
+	if (used && !*used)
+		*used = xstrdup(row->phase);
+	return wall;
 }
 
 static void collect(struct cmp_row *row, const struct cmp_group *g,
 		    struct cmp_stat *st)
 {
-	size_t alloc = 0;
+	size_t alloc = 0, ialloc = 0, nw = 0;
+	double wsum = 0;
 
 	for (size_t r = 0; r < g->nr_reps; r++) {
 		const struct wlrun_rec *w = g->reps[r];
+		double *v = xcalloc(w->nr_phases + 1, sizeof(*v));
+		double *wall = xcalloc(w->nr_phases + 1, sizeof(*wall));
+		size_t k = 0;
+		double rw;
 
 		for (size_t p = 0; p < w->nr_phases; p++) {
 			const struct phase_rec *ph = &w->phases[p];
@@ -274,10 +641,24 @@ static void collect(struct cmp_row *row, const struct cmp_group *g,
 			m = phase_rec_metric(ph, row->metric);
 			if (!m || !isfinite(m->value))
 				continue;
+			v[k] = m->value;
+			wall[k++] = (double)ph->m.wall_ns / 1e9;
+			ALLOC_GROW(st->inst, st->nr_inst + 1, ialloc);
+			st->inst[st->nr_inst++] = m->value;
+		}
+		if (k) {
 			ALLOC_GROW(st->x, st->n + 1, alloc);
-			st->x[st->n++] = m->value;
+			st->x[st->n++] = rep_fold(row->unit, v, wall, k);
+		}
+		free(v);
+		free(wall);
+		rw = k ? rep_wall(w, row, &row->wall_phase) : NAN;
+		if (isfinite(rw)) {
+			wsum += rw;
+			nw++;
 		}
 	}
+	st->wall_s = nw ? wsum / (double)nw : NAN;
 }
 
 /* The sample the inference works on: x, or 1/x for harmonic rows. */
@@ -307,17 +688,18 @@ static void describe(const struct cmp_row *row, struct cmp_stat *st,
 	st->min = sum.min;
 	st->max = sum.max;
 	infer_sample(row, st, &s);
-	ttest_mean_ci(&s, alpha, &lo, &hi);
 	if (!row->hmean) {
+		ttest_mean_ci(&s, alpha, &lo, &hi);
 		st->mean = s.mean;
 		st->ci_lo = lo;
 		st->ci_hi = hi;
 		return;
 	}
-	/* Back from time per work to rate: the interval flips. */
+	/* Log scale of the mean time per work, back to a rate: finite. */
+	ttest_mean_ci_log(&s, alpha, &lo, &hi);
 	st->mean = 1.0 / s.mean;
-	st->ci_lo = hi > 0 ? 1.0 / hi : NAN;
-	st->ci_hi = lo > 0 ? 1.0 / lo : isnan(lo) ? NAN : INFINITY;
+	st->ci_lo = 1.0 / hi;
+	st->ci_hi = 1.0 / lo;
 }
 
 static void against(const struct cmp_row *row, const struct cmp_stat *base,
@@ -326,15 +708,19 @@ static void against(const struct cmp_row *row, const struct cmp_stat *base,
 {
 	struct ttest_sample a, b;
 	struct welch_result w;
-	double r, lo, hi, oriented;
+	double r, lo, hi, big;
 
 	infer_sample(row, base, &a);
 	infer_sample(row, st, &b);
-	ttest_ratio_ci(&a, &b, o->alpha, &r, &lo, &hi);
+	d->se_log = d->df = NAN;
+	if (a.mean > 0 && b.mean > 0)
+		ttest_ratio_ci_log(&a, &b, o->alpha, &r, &lo, &hi, &d->se_log,
+				   &d->df);
+	else
+		ttest_ratio_ci(&a, &b, o->alpha, &r, &lo, &hi);
 	if (row->hmean) {
 		/* ratio of rates = inverse ratio of times per work */
-		double ir = 1.0 / r, ilo = hi > 0 ? 1.0 / hi : NAN;
-		double ihi = lo > 0 ? 1.0 / lo : isnan(lo) ? NAN : INFINITY;
+		double ir = 1.0 / r, ilo = 1.0 / hi, ihi = 1.0 / lo;
 
 		r = ir;
 		lo = ilo;
@@ -346,24 +732,34 @@ static void against(const struct cmp_row *row, const struct cmp_stat *base,
 	d->pct = 100.0 * (r - 1.0);
 	d->pct_lo = 100.0 * (lo - 1.0);
 	d->pct_hi = 100.0 * (hi - 1.0);
-	ttest_welch(&a, &b, o->alpha, &w);
-	d->p = w.p;
-	d->significant = isfinite(d->p) && d->p < o->alpha &&
-			 isfinite(d->pct) &&
-			 fabs(d->pct) >= o->min_change_pct;
+	/* Positive means: the log-ratio test, consistent with the interval;
+	 * otherwise Welch's test of the difference. */
+	if (isfinite(d->se_log)) {
+		d->p = ttest_log_ratio_p(d->ratio, d->se_log, d->df);
+	} else {
+		ttest_welch(&a, &b, o->alpha, &w);
+		d->p = w.p;
+	}
+	d->p_adj = d->mdc_pct = NAN;
+	d->significant = false;
+	d->tested = false;
 	if (row->better == BETTER_NONE) {
 		d->verdict = CMP_INFO;
 		return;
 	}
-	if (base->n < 2 || st->n < 2 || !isfinite(d->p)) {
+	if (base->n < COMPARE_MIN_N || st->n < COMPARE_MIN_N ||
+	    !isfinite(d->p)) {
 		d->verdict = CMP_NA;
 		return;
 	}
-	oriented = row->better == BETTER_HIGHER ? r : 1.0 / r;
-	if (!d->significant)
-		d->verdict = CMP_SAME;
-	else
-		d->verdict = oriented > 1 ? CMP_BETTER : CMP_WORSE;
+	big = fmax(isfinite(base->wall_s) ? base->wall_s : -1,
+		   isfinite(st->wall_s) ? st->wall_s : -1);
+	if (big >= 0 && big < o->min_wall_s) {
+		d->verdict = CMP_SHORT;
+		return;
+	}
+	d->tested = true;
+	d->verdict = CMP_SAME;
 }
 
 static bool all_positive(const struct cmp_row *row, size_t nr_groups)
@@ -371,9 +767,9 @@ static bool all_positive(const struct cmp_row *row, size_t nr_groups)
 	size_t total = 0;
 
 	for (size_t g = 0; g < nr_groups; g++) {
-		for (size_t i = 0; i < row->st[g].n; i++)
-			if (!(row->st[g].x[i] > 0))
-				return false;
+		if (rep_mean_kind(row->unit, row->st[g].x, row->st[g].n) !=
+		    REP_MEAN_HARMONIC && row->st[g].n)
+			return false;
 		total += row->st[g].n;
 	}
 	return total > 0;
@@ -381,8 +777,10 @@ static bool all_positive(const struct cmp_row *row, size_t nr_groups)
 
 static void rollup(struct cmp_table *t)
 {
-	t->rollup = xcalloc(t->nr_groups, sizeof(*t->rollup));
-	t->rollup_n = xcalloc(t->nr_groups, sizeof(*t->rollup_n));
+	free(t->rollup);
+	free(t->rollup_n);
+	t->rollup = xcalloc(t->nr_groups + 1, sizeof(*t->rollup));
+	t->rollup_n = xcalloc(t->nr_groups + 1, sizeof(*t->rollup_n));
 	for (size_t g = 0; g < t->nr_groups; g++) {
 		double logsum = 0;
 		size_t n = 0;
@@ -391,15 +789,16 @@ static void rollup(struct cmp_table *t)
 			const struct cmp_row *row = &t->rows[i];
 			double r = row->d[g].ratio;
 
+			if (g && row->key && row->d[g].verdict == CMP_WORSE)
+				t->regression = true;
 			if (!row->key || row->better == BETTER_NONE ||
-			    !(r > 0) || !isfinite(r))
+			    !(r > 0) || !isfinite(r) ||
+			    row->d[g].verdict == CMP_FAILED)
 				continue;
 			if (row->better == BETTER_LOWER)
 				r = 1.0 / r;
 			logsum += log(r);
 			n++;
-			if (g && row->d[g].verdict == CMP_WORSE)
-				t->regression = true;
 		}
 		t->rollup[g] = n ? exp(logsum / (double)n) : NAN;
 		t->rollup_n[g] = n;
@@ -430,11 +829,218 @@ static void mark_failed(struct cmp_table *t, const struct cmp_group *groups)
 
 			d->ratio = d->ratio_lo = d->ratio_hi = NAN;
 			d->pct = d->pct_lo = d->pct_hi = d->p = NAN;
-			d->significant = false;
+			d->p_adj = d->mdc_pct = NAN;
+			d->significant = d->tested = false;
 			d->verdict = CMP_FAILED;
 		}
 	}
 }
+
+/* ---- what differs between the configurations ---- */
+
+struct strset {
+	char **v;
+	size_t n, alloc;
+};
+
+static void strset_add(struct strset *s, const char *v)
+{
+	const char *x = v ? v : "-";
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], x))
+			return;
+	ALLOC_GROW(s->v, s->n + 1, s->alloc);
+	s->v[s->n++] = xstrdup(x);
+}
+
+static char *strset_join(struct strset *s)
+{
+	size_t len = 1;
+	char *out;
+
+	for (size_t i = 0; i < s->n; i++)
+		len += strlen(s->v[i]) + 3;
+	out = xcalloc(len, 1);
+	for (size_t i = 0; i < s->n; i++) {
+		if (i)
+			strcat(out, " | ");
+		strcat(out, s->v[i]);
+		free(s->v[i]);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+	return out;
+}
+
+enum diff_field {
+	DF_HOST, DF_KERNEL, DF_VERSION, DF_FSTYPE, DF_MKFS, DF_MKFS_VERSION,
+	DF_MOUNT, DF_SIZE, DF_OPTIONS, DF_ORDER, DF_NR,
+};
+
+static const char *const diff_names[DF_NR] = {
+	"host", "kernel", "fslab version", "filesystem", "mkfs options",
+	"mkfs version", "mount options", "image size", "workload options",
+	"target order",
+};
+
+static char *field_value(const struct run_rec *r, const struct wlrun_rec *w,
+			 enum diff_field f)
+{
+	const struct target_rec *t = run_rec_target(r, w);
+
+	switch (f) {
+	case DF_HOST:
+		return xstrdup(r->host ? r->host : "-");
+	case DF_KERNEL:
+		return xstrdup(r->kernel ? r->kernel : "-");
+	case DF_VERSION:
+		return xstrdup(r->version ? r->version : "-");
+	case DF_FSTYPE:
+		return xstrdup(t && t->fstype ? t->fstype : "-");
+	case DF_MKFS:
+		return xstrdup(t && t->mkfs_opts && *t->mkfs_opts ?
+			       t->mkfs_opts : "(none)");
+	case DF_MKFS_VERSION:
+		return xstrdup(t && t->mkfs_version ? t->mkfs_version : "-");
+	case DF_MOUNT:
+		return xstrdup(t && t->eff_mount_opts ? t->eff_mount_opts :
+			       t && t->mount_opts && *t->mount_opts ?
+			       t->mount_opts : "(default)");
+	case DF_SIZE:
+		return t && t->size ? xasprintf("%.1f GiB", (double)t->size /
+						(1024.0 * 1024 * 1024))
+				    : xstrdup("-");
+	case DF_OPTIONS:
+		return xstrdup(w->options ? w->options : "");
+	case DF_ORDER:
+		return xstrdup(r->target_order ? r->target_order : "-");
+	case DF_NR:
+		break;
+	}
+	return xstrdup("-");
+}
+
+static char *group_value(const struct cmp_group *g, enum diff_field f)
+{
+	struct strset s = { 0 };
+
+	for (size_t r = 0; r < g->nr_reps; r++) {
+		const struct run_rec *run = g->rep_runs ? g->rep_runs[r]
+							: g->run;
+		char *v = field_value(run, g->reps[r], f);
+
+		strset_add(&s, v);
+		free(v);
+	}
+	return strset_join(&s);
+}
+
+/* The value of key in a canonical "k=v,k2=v2" option string, commas
+ * inside values escaped as "\,"; NULL when absent. */
+static char *opt_value(const char *opts, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p = opts;
+
+	while (p && *p) {
+		const char *e = p;
+
+		while (*e && *e != ',')
+			e += e[0] == '\\' && e[1] ? 2 : 1;
+		if (!strncmp(p, key, kl) && p[kl] == '=')
+			return xstrndup(p + kl + 1, (size_t)(e - p - kl - 1));
+		p = *e ? e + 1 : e;
+	}
+	return NULL;
+}
+
+/* "files: 20000 (a), 1000 (b)" for the first option whose values
+ * differ between (or inside) the groups; NULL when none does. */
+static char *option_mismatch(const struct cmp_group *groups, size_t n)
+{
+	const char *ref = NULL;
+
+	for (size_t g = 0; g < n; g++)
+		for (size_t r = 0; r < groups[g].nr_reps; r++) {
+			const char *o = groups[g].reps[r]->options;
+			const char *p = o;
+
+			if (!ref) {
+				ref = o ? o : "";
+				continue;
+			}
+			if (!strcmp(ref, o ? o : ""))
+				continue;
+			/* Find the key: walk both strings' keys. */
+			for (int pass = 0; pass < 2; pass++) {
+				p = pass ? ref : (o ? o : "");
+				while (*p) {
+					const char *e = p, *eq;
+					char *key, *a, *b, *msg;
+
+					while (*e && *e != ',')
+						e += e[0] == '\\' && e[1] ? 2
+									  : 1;
+					eq = memchr(p, '=', (size_t)(e - p));
+					key = xstrndup(p, eq ? (size_t)(eq - p)
+							     : (size_t)(e - p));
+					a = opt_value(ref, key);
+					b = opt_value(o ? o : "", key);
+					if (!a || !b || strcmp(a, b)) {
+						msg = xasprintf(
+							"%s: %s (%s), %s (%s)",
+							key, a ? a : "(unset)",
+							groups[0].label,
+							b ? b : "(unset)",
+							groups[g].label);
+						free(key);
+						free(a);
+						free(b);
+						return msg;
+					}
+					free(key);
+					free(a);
+					free(b);
+					p = *e ? e + 1 : e;
+				}
+			}
+			return xasprintf("options: %s (%s), %s (%s)", ref,
+					 groups[0].label, o ? o : "",
+					 groups[g].label);
+		}
+	return NULL;
+}
+
+static void find_diffs(struct cmp_table *t, const struct cmp_group *groups)
+{
+	size_t alloc = 0;
+
+	for (int f = 0; f < DF_NR; f++) {
+		char **v = xcalloc(t->nr_groups + 1, sizeof(*v));
+		bool differ = false;
+		struct cmp_diff *d;
+
+		for (size_t g = 0; g < t->nr_groups; g++) {
+			v[g] = group_value(&groups[g], (enum diff_field)f);
+			differ |= strcmp(v[g], v[0]) != 0 ||
+				  strstr(v[g], " | ") != NULL;
+		}
+		if (!differ) {
+			for (size_t g = 0; g < t->nr_groups; g++)
+				free(v[g]);
+			free(v);
+			continue;
+		}
+		ALLOC_GROW(t->diffs, t->nr_diffs + 1, alloc);
+		d = &t->diffs[t->nr_diffs++];
+		d->field = xstrdup(diff_names[f]);
+		d->values = v;
+	}
+	t->option_mismatch = option_mismatch(groups, t->nr_groups);
+}
+
+/* ---- the table ---- */
 
 void compare_build(const char *workload, const struct cmp_group *groups,
 		   size_t nr_groups, const struct compare_opts *o,
@@ -444,8 +1050,11 @@ void compare_build(const char *workload, const struct cmp_group *groups,
 	t->workload = xstrdup(workload);
 	t->nr_groups = nr_groups;
 	t->labels = xcalloc(nr_groups + 1, sizeof(*t->labels));
-	for (size_t g = 0; g < nr_groups; g++)
+	t->nr_reps = xcalloc(nr_groups + 1, sizeof(*t->nr_reps));
+	for (size_t g = 0; g < nr_groups; g++) {
 		t->labels[g] = xstrdup(groups[g].label ? groups[g].label : "?");
+		t->nr_reps[g] = groups[g].nr_reps;
+	}
 	t->key_from_workload = o->key_metrics && o->key_metrics[0];
 	add_rows(t, groups, o);
 	for (size_t i = 0; i < t->nr_rows; i++) {
@@ -455,15 +1064,122 @@ void compare_build(const char *workload, const struct cmp_group *groups,
 		row->d = xcalloc(nr_groups + 1, sizeof(*row->d));
 		for (size_t g = 0; g < nr_groups; g++)
 			collect(row, &groups[g], &row->st[g]);
-		row->hmean = is_rate(row->unit) &&
+		row->hmean = rep_unit_is_rate(row->unit) &&
 			     all_positive(row, nr_groups);
 		for (size_t g = 0; g < nr_groups; g++)
 			describe(row, &row->st[g], o->alpha);
 		for (size_t g = 0; g < nr_groups; g++)
 			against(row, &row->st[0], &row->st[g], o, &row->d[g]);
+		row->d[0].tested = false;
 	}
 	mark_failed(t, groups);
+	find_diffs(t, groups);
 	rollup(t);
+}
+
+/* ---- families ---- */
+
+struct fam {
+	struct cmp_delta **d;
+	double *p, *adj;
+	size_t n, alloc, palloc;
+};
+
+static void fam_add(struct fam *f, struct cmp_delta *d)
+{
+	ALLOC_GROW(f->d, f->n + 1, f->alloc);
+	ALLOC_GROW(f->p, f->n + 1, f->palloc);
+	f->d[f->n] = d;
+	f->p[f->n++] = d->p;
+}
+
+static void fam_adjust(struct fam *f, const struct compare_opts *o)
+{
+	f->adj = xcalloc(f->n + 1, sizeof(*f->adj));
+	if (o->adjust == CMP_ADJUST_BH)
+		padjust_bh(f->p, f->n, f->adj);
+	else if (o->adjust == CMP_ADJUST_NONE)
+		memcpy(f->adj, f->p, f->n * sizeof(*f->adj));
+	else
+		padjust_holm(f->p, f->n, f->adj);
+}
+
+static void fam_release(struct fam *f)
+{
+	free(f->d);
+	free(f->p);
+	free(f->adj);
+}
+
+static void decide(struct cmp_delta *d, enum better better, double p_adj,
+		   size_t family, const struct compare_opts *o)
+{
+	double oriented, a = o->alpha / (double)(family ? family : 1), m;
+
+	d->p_adj = p_adj;
+	d->family = family;
+	d->significant = isfinite(p_adj) && p_adj < o->alpha &&
+			 isfinite(d->pct) &&
+			 fabs(d->pct) >= o->min_change_pct;
+	oriented = better == BETTER_HIGHER ? d->ratio : 1.0 / d->ratio;
+	d->verdict = !d->significant ? CMP_SAME
+		     : oriented > 1 ? CMP_BETTER : CMP_WORSE;
+	/* How large a change could this comparison have seen? */
+	if (d->se_log == 0) {
+		m = 0;
+	} else {
+		m = ttest_mdc(d->se_log, d->df, a, o->power);
+		m = isfinite(m) ? 100.0 * (exp(m) - 1.0) : NAN;
+	}
+	d->mdc_pct = isfinite(m) ? fmax(m, o->min_change_pct) : NAN;
+}
+
+void compare_finish(struct cmp_table *tabs, size_t nr,
+		    const struct compare_opts *o)
+{
+	struct fam key = { 0 }, all = { 0 };
+
+	for (size_t i = 0; i < nr; i++)
+		for (size_t r = 0; r < tabs[i].nr_rows; r++) {
+			struct cmp_row *row = &tabs[i].rows[r];
+
+			for (size_t g = 1; g < tabs[i].nr_groups; g++) {
+				if (!row->d[g].tested)
+					continue;
+				if (row->key)
+					fam_add(&key, &row->d[g]);
+				if (row->key || row->shown)
+					fam_add(&all, &row->d[g]);
+			}
+		}
+	fam_adjust(&key, o);
+	fam_adjust(&all, o);
+	for (size_t k = 0; k < all.n; k++) {
+		all.d[k]->p_adj = all.adj[k];
+		all.d[k]->family = all.n;
+	}
+	for (size_t k = 0; k < key.n; k++) {
+		key.d[k]->p_adj = key.adj[k];
+		key.d[k]->family = key.n;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t r = 0; r < tabs[i].nr_rows; r++) {
+			struct cmp_row *row = &tabs[i].rows[r];
+
+			for (size_t g = 1; g < tabs[i].nr_groups; g++)
+				if (row->d[g].tested)
+					decide(&row->d[g], row->better,
+					       row->d[g].p_adj,
+					       row->d[g].family, o);
+		}
+		tabs[i].regression = false;
+		for (size_t g = 1; g < tabs[i].nr_groups; g++)
+			if (tabs[i].failed[0] || tabs[i].failed[g])
+				tabs[i].regression = true;
+		rollup(&tabs[i]);
+	}
+	fam_release(&key);
+	fam_release(&all);
 }
 
 void compare_table_release(struct cmp_table *t)
@@ -471,21 +1187,34 @@ void compare_table_release(struct cmp_table *t)
 	for (size_t i = 0; i < t->nr_rows; i++) {
 		struct cmp_row *row = &t->rows[i];
 
-		for (size_t g = 0; g < t->nr_groups; g++)
+		for (size_t g = 0; g < t->nr_groups; g++) {
 			free(row->st[g].x);
+			free(row->st[g].inst);
+		}
 		free(row->st);
 		free(row->d);
 		free(row->phase);
 		free(row->metric);
 		free(row->unit);
+		free(row->wall_phase);
 	}
 	free(t->rows);
+	for (size_t d = 0; d < t->nr_diffs; d++) {
+		for (size_t g = 0; g < t->nr_groups; g++)
+			free(t->diffs[d].values[g]);
+		free(t->diffs[d].values);
+		free(t->diffs[d].field);
+	}
+	free(t->diffs);
+	free(t->option_mismatch);
 	for (size_t g = 0; g < t->nr_groups; g++)
 		free(t->labels[g]);
 	free(t->labels);
 	free(t->rollup);
 	free(t->rollup_n);
 	free(t->failed);
+	free(t->nr_reps);
 	free(t->workload);
+	free(t->name);
 	memset(t, 0, sizeof(*t));
 }

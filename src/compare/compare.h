@@ -1,49 +1,62 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare.h - the statistics behind `fslab compare` and `fslab report`.
- * Pure: run records in, a table out; no store, no I/O.
+ * Pure: run records in, tables out; no store, no I/O.
  *
- * Configurations ("groups"): within one run, the target specs of the
- * command line (target_rec.idx), their repetitions being the target
- * instances built for each --repeat; across runs, each RUN|TAG argument
- * is one group.  groups[0] is the baseline.
+ * Configurations ("groups"): within one RUN|TAG, its targets by
+ * command-line index (the repetitions of a target being the instances
+ * built for each --repeat, and those of every run of a TAG that names
+ * several: one tag, one command line); across several
+ * RUN|TAG arguments, one comparison per target name present in more than
+ * one of them (ext4 with ext4, xfs with xfs), each argument one group;
+ * when no name is shared and every argument has one target, those are
+ * compared.  groups[0] is the baseline.
  *
- * Samples: for a (phase, metric) a group's samples are the metric's
- * values in every successful occurrence of that phase in every
- * repetition.  Phases that run once per repetition (compilebench's
- * summary) so give one sample per repetition; phases a workload repeats
- * within a run (compilebench's create/patch/...) add each occurrence.
+ * The sample is the repetition.  For a (phase, metric) a group has one
+ * figure per repetition: the phase's instances inside that repetition
+ * (compilebench's create runs 30 times) are folded into one figure by
+ * rep_fold() (stats/repmean.h: total work over total time for rates, the
+ * mean otherwise); n counts repetitions.  The instances stay in
+ * cmp_stat.inst for the every-sample scatter.
  *
- * Means: rates (a unit ending in "/s") are averaged harmonically when
- * every sample is positive, since the phases of one name do the same
- * amount of work and the harmonic mean of their rates is total work over
- * total time.  The inference is then done on the reciprocals (time per
- * unit of work, which adds up) and mapped back, so the CI, the Welch
- * test and the ratio all describe the harmonic mean.  Everything else
- * uses the arithmetic mean.  sigma, CoV, min and max always describe the
- * raw samples.
+ * Means (stats/repmean.h): rates averaged harmonically when every figure
+ * is positive, with the inference on the reciprocals (time per unit of
+ * work); everything else arithmetic.  sigma, CoV, min and max describe
+ * the figures as they are.
  *
- * Against the baseline: the ratio of means with its delta-method 95 % CI
- * (ttest_ratio_ci), shown as % change, and Welch's t-test p-value.
+ * Intervals, all finite: an arithmetic mean gets the Student t interval;
+ * a harmonic mean the log-scale interval of the mean time per work,
+ * inverted; the ratio of means (shown as % change) the log-scale delta
+ * interval with Welch-Satterthwaite df (ttest_ratio_ci_log), or the
+ * linear delta method when a mean is not positive.
  *
- * Significance rule: a difference counts when p < alpha (0.05) AND
- * |change| >= min_change_pct (2 %): statistically real and large enough
- * to matter.  Direction comes from the metric's `better`: a significant
- * change of a BETTER_HIGHER metric upwards is an improvement, of a
- * BETTER_LOWER one upwards a regression; BETTER_NONE metrics get no
- * verdict.  Fewer than two samples on either side: no verdict either.
+ * Tests: per row (raw p) the log-ratio test belonging to that interval
+ * (ttest_log_ratio_p: t = log ratio / its SE, Welch-Satterthwaite df;
+ * under "no change" this is Welch's test on the relative scale), or
+ * Welch's t-test of the difference when a mean is not positive; so a
+ * verdict never contradicts the change's interval.  Then, over one
+ * family, Holm's
+ * step-down adjustment (or BH with --adjust bh).  The deciding family is
+ * every key metric tested in the invocation (all workloads, target names
+ * and configurations), because --fail-on-regression makes one decision
+ * from all of them; the other rows shown are adjusted together with the
+ * keys as a second, informational family.  A change is significant when
+ * the adjusted p < alpha AND |change| >= min_change_pct.
+ *
+ * No verdict: fewer than COMPARE_MIN_N repetitions on either side ("too
+ * few samples"); a phase whose mean wall time per instance is below
+ * min_wall_s in both configurations ("too short to judge"); a metric
+ * without a direction; a failed repetition.  Next to "no significant
+ * change" the minimum detectable change at 80 % power (ttest_mdc on the
+ * log ratio, at the family's Bonferroni level alpha/m, which is Holm's
+ * first step) says how large a change this comparison could have seen.
  *
  * Roll-up (as mmtests does): per group, the geometric mean over the key
- * metrics of the baseline-relative ratios, each oriented so > 1 is
- * better (baseline/group for lower-is-better metrics).  Key metrics are
- * the workload's key_metrics ("phase/metric"), or every rate metric
- * (BETTER_HIGHER, unit "/s") when it names none.
+ * metrics of the baseline-relative ratios, oriented so > 1 is better.
  *
- * Failed runs: a configuration with a failed repetition (ENOSPC, an
- * error) did less work than the others, so its phases that did finish
- * say nothing about speed: every row gets CMP_FAILED for it (and for
- * all when the baseline failed), no ratio, no roll-up, and it counts as
- * a regression.
+ * Failed runs: a configuration with a failed repetition did less work,
+ * so every row gets CMP_FAILED for it (and for all when the baseline
+ * failed), no ratio, no roll-up, and it counts as a regression.
  */
 #ifndef FSLAB_COMPARE_H
 #define FSLAB_COMPARE_H
@@ -56,37 +69,59 @@
 
 #define COMPARE_ALPHA 0.05
 #define COMPARE_MIN_CHANGE_PCT 2.0
+#define COMPARE_MIN_WALL_S 0.050
+#define COMPARE_POWER 0.80
+#define COMPARE_MIN_N 3
+
+enum cmp_adjust {
+	CMP_ADJUST_HOLM = 0,
+	CMP_ADJUST_BH,
+	CMP_ADJUST_NONE,
+};
 
 struct compare_opts {
 	double alpha;            /* significance level, 0.05 */
 	double min_change_pct;   /* practical threshold, 2 (%) */
+	double min_wall_s;       /* "too short to judge" floor, 0.05 s */
+	double power;            /* for the minimum detectable change */
+	enum cmp_adjust adjust;
 	bool all;                /* show every metric, not just the default */
+	bool allow_option_mismatch; /* compare different workload options */
 	const char *phase;       /* fnmatch pattern on phase names, or NULL */
 	const char *metric;      /* fnmatch pattern on metric names, or NULL */
 	const char *const *key_metrics; /* "phase/metric", NULL-terminated */
 };
 
 enum cmp_verdict {
-	CMP_NA = 0,       /* not enough samples to say */
+	CMP_NA = 0,       /* too few samples */
 	CMP_INFO,         /* BETTER_NONE: shown without a verdict */
 	CMP_SAME,         /* no significant change */
 	CMP_BETTER,       /* significant improvement */
 	CMP_WORSE,        /* significant regression */
 	CMP_FAILED,       /* a repetition of it (or the baseline) failed */
+	CMP_SHORT,        /* too short to judge */
 };
 
 struct cmp_stat {
-	size_t n;
-	double *x;               /* the samples */
+	size_t n;                /* repetitions with a figure */
+	double *x;               /* the figure of each repetition */
 	double mean;             /* harmonic when the row says so */
 	double sd, cov_pct, min, max;
-	double ci_lo, ci_hi;     /* 95 % (1 - alpha) CI of the mean */
+	double ci_lo, ci_hi;     /* 1 - alpha CI of the mean, finite or NaN */
+	double *inst;            /* every instance's value (for drawing) */
+	size_t nr_inst;
+	double wall_s;           /* mean wall time of one instance */
 };
 
 struct cmp_delta {
 	double ratio, ratio_lo, ratio_hi;  /* group mean / baseline mean */
 	double pct, pct_lo, pct_hi;        /* the same as % change */
-	double p;                          /* Welch two-sided p-value */
+	double p;                          /* Welch two-sided p-value, raw */
+	double p_adj;                      /* adjusted over its family */
+	double se_log, df;                 /* of log(ratio), for the MDC */
+	double mdc_pct;                    /* smallest detectable |change| */
+	size_t family;                     /* tests in its family */
+	bool tested;                       /* took part in a family */
 	bool significant;
 	enum cmp_verdict verdict;
 };
@@ -95,14 +130,25 @@ struct cmp_row {
 	char *phase, *metric, *unit;
 	enum better better;
 	bool key;                /* counts for roll-up and regressions */
+	bool traced;             /* a block-trace figure of a key phase */
 	bool shown;              /* selected by the options */
 	bool hmean;              /* mean is harmonic */
+	char *wall_phase;        /* whose wall time the too-short floor
+				  * judged (see compare_build), or NULL */
 	struct cmp_stat *st;     /* [nr_groups] */
 	struct cmp_delta *d;     /* [nr_groups]; d[0] compares with itself */
 };
 
+/* A field that differs between the compared configurations. */
+struct cmp_diff {
+	char *field;             /* "kernel", "mount options", ... */
+	char **values;           /* [nr_groups]; "a | b" when mixed inside */
+};
+
 struct cmp_table {
 	char *workload;
+	char *name;              /* matched target name, or NULL */
+	bool name_is_options;    /* name is a workload option set */
 	size_t nr_groups;
 	char **labels;           /* [nr_groups] */
 	struct cmp_row *rows;
@@ -113,24 +159,38 @@ struct cmp_table {
 	bool regression;         /* some key metric regressed significantly,
 				  * or a compared configuration failed */
 	bool *failed;            /* [nr_groups] a repetition failed */
+	size_t *nr_reps;         /* [nr_groups] */
+	struct cmp_diff *diffs;
+	size_t nr_diffs;
+	char *option_mismatch;   /* "files: 20000 (a) vs 1000 (b)", or NULL */
 };
 
 void compare_opts_init(struct compare_opts *o);
 
-/* "cmp" suffix labels for display: "harmonic" or "arithmetic". */
+/* "harmonic" or "arithmetic". */
 const char *compare_mean_name(const struct cmp_row *row);
 const char *compare_verdict_name(enum cmp_verdict v);
+const char *compare_adjust_name(enum cmp_adjust a);
 
-/* The metric/phase names that `compare` shows by default. */
+/* The metric/phase names that `compare --long` shows by default. */
 bool compare_default_metric(const char *metric);
+/* A block-trace figure shown among the key metrics of a traced phase. */
+bool compare_traced_metric(const char *metric);
 
 /*
- * Build the table for one workload over groups (groups[0] = baseline).
- * Never fails; rows with no samples anywhere do not appear.
+ * Build the table for one workload over groups (groups[0] = baseline):
+ * statistics, raw p-values, the verdicts that need no test.  Never
+ * fails; rows with no samples anywhere do not appear.  The verdicts of
+ * tested rows, the regression flag and the roll-up come from
+ * compare_finish().
  */
 void compare_build(const char *workload, const struct cmp_group *groups,
 		   size_t nr_groups, const struct compare_opts *o,
 		   struct cmp_table *out);
+/* Adjust the p-values over the families of all nr tables (one
+ * invocation), then set verdicts, regressions and roll-ups. */
+void compare_finish(struct cmp_table *tabs, size_t nr,
+		    const struct compare_opts *o);
 void compare_table_release(struct cmp_table *t);
 
 /*
@@ -140,14 +200,26 @@ void compare_table_release(struct cmp_table *t);
 const char **compare_workloads(const struct run_rec *const *runs,
 			       size_t nr_runs, size_t *nr);
 
+/* One comparison: a matched target name and its groups. */
+struct cmp_set {
+	char *name;              /* target name, or NULL (one run's targets,
+				  * or unmatched single targets) */
+	bool name_is_options;    /* name is the workload options instead */
+	struct cmp_group *groups;
+	size_t nr_groups;
+};
+
 /*
- * Groups for workload: one per target spec of run (nr_runs == 1), or one
- * per run (labels[i] naming runs[i]).  Release with compare_groups_free.
- * *nr may be 0 when no run has that workload.
+ * The comparisons of workload over nr_args arguments, argument a being
+ * runs[i] for every i with arg_of[i] == a (labels[a] its label).  Notes
+ * ("xfs: only in t1, not compared") go to *notes (may be NULL), one
+ * malloc'd string each.  Release with compare_sets_free.
  */
-struct cmp_group *compare_groups(const struct run_rec *const *runs,
-				 const char *const *labels, size_t nr_runs,
-				 const char *workload, size_t *nr);
-void compare_groups_free(struct cmp_group *g, size_t nr);
+struct cmp_set *compare_sets(const struct run_rec *const *runs,
+			     const size_t *arg_of, size_t nr_runs,
+			     const char *const *labels, size_t nr_args,
+			     const char *workload, size_t *nr, char ***notes,
+			     size_t *nr_notes);
+void compare_sets_free(struct cmp_set *s, size_t nr);
 
 #endif

@@ -268,6 +268,11 @@ char *chart_bars(int id, const char *title, const char *unit,
 			cairo_move_to(f.cr, cx - 8, y_of(&f, hi[i]));
 			cairo_line_to(f.cr, cx + 8, y_of(&f, hi[i]));
 			cairo_stroke(f.cr);
+		} else {
+			/* no interval (fewer than two repetitions): say so,
+			 * so the bar does not look exact */
+			cairo_set_source_rgb(f.cr, 0.6, 0.1, 0.1);
+			text_at(f.cr, cx, y_of(&f, mean[i]) - 4, "no CI", 0.5);
 		}
 	}
 	x_labels(f.cr, labels, n, slot);

@@ -4,9 +4,11 @@
  * row, so any tool can pivot it without knowing fslab's shapes.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/csv.h"
+#include "util/util.h"
 
 static const char *better_name(enum better b)
 {
@@ -164,14 +166,36 @@ void csv_write_run_list(FILE *out, struct run_rec *const *runs, size_t nr)
 	}
 }
 
+/* "field=value; ..." of what differs, this group's side. */
+static void csv_diffs(FILE *out, const struct cmp_table *t, size_t g)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t i = 0; i < t->nr_diffs; i++)
+		len += strlen(t->diffs[i].field) +
+		       strlen(t->diffs[i].values[g]) + 3;
+	s = xcalloc(len, 1);
+	for (size_t i = 0; i < t->nr_diffs; i++) {
+		if (i)
+			strcat(s, "; ");
+		strcat(s, t->diffs[i].field);
+		strcat(s, "=");
+		strcat(s, t->diffs[i].values[g]);
+	}
+	csv_field(out, s, false);
+	free(s);
+}
+
 void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr)
 {
 	static const char *const cols[] = {
-		"workload", "phase", "metric", "unit", "better", "key",
-		"mean_kind", "group", "baseline", "n", "mean", "sd",
-		"cov_pct", "min", "max", "ci_lo", "ci_hi", "change_pct",
-		"change_ci_lo", "change_ci_hi", "p", "significant",
-		"verdict", NULL,
+		"workload", "target", "phase", "metric", "unit", "better",
+		"key", "mean_kind", "group", "baseline", "n", "instances",
+		"mean", "sd", "cov_pct", "min", "max", "ci_lo", "ci_hi",
+		"wall_s", "change_pct", "change_ci_lo", "change_ci_hi", "p",
+		"p_adj", "mdc_pct", "significant", "verdict", "differs",
+		NULL,
 	};
 
 	header(out, cols);
@@ -189,6 +213,7 @@ void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr)
 				double nan = NAN;
 
 				csv_field(out, t->workload, true);
+				csv_field(out, t->name, false);
 				csv_field(out, row->phase, false);
 				csv_field(out, row->metric, false);
 				csv_field(out, row->unit, false);
@@ -199,6 +224,7 @@ void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr)
 				csv_field(out, t->labels[g], false);
 				csv_field(out, t->labels[0], false);
 				csv_int(out, (long long)s->n, false);
+				csv_int(out, (long long)s->nr_inst, false);
 				csv_num(out, s->mean, false);
 				csv_num(out, s->sd, false);
 				csv_num(out, s->cov_pct, false);
@@ -206,10 +232,15 @@ void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr)
 				csv_num(out, s->max, false);
 				csv_num(out, s->ci_lo, false);
 				csv_num(out, s->ci_hi, false);
+				csv_num(out, s->wall_s, false);
 				csv_num(out, g ? d->pct : nan, false);
 				csv_num(out, g ? d->pct_lo : nan, false);
 				csv_num(out, g ? d->pct_hi : nan, false);
 				csv_num(out, g ? d->p : nan, false);
+				csv_num(out, g && d->tested ? d->p_adj : nan,
+					false);
+				csv_num(out, g && d->verdict == CMP_SAME ?
+					d->mdc_pct : nan, false);
 				if (g)
 					csv_int(out, d->significant, false);
 				else
@@ -217,6 +248,7 @@ void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr)
 				csv_field(out, g ? compare_verdict_name(
 						d->verdict) : "baseline",
 					  false);
+				csv_diffs(out, t, g);
 				csv_end(out);
 			}
 		}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/order.h"
 #include "output/chart.h"
 #include "output/html.h"
 #include "trace/plot.h"
@@ -57,10 +58,14 @@ static void num(FILE *out, double v)
 {
 	if (!isfinite(v))
 		fputs("&ndash;", out);
-	else if (fabs(v) >= 1e6 || (v != 0 && fabs(v) < 1e-3))
-		fprintf(out, "%.3e", v);
-	else
-		fprintf(out, fabs(v) >= 100 ? "%.1f" : "%.3f", v);
+	else {
+		/* 4 significant digits, never scientific notation */
+		double a = fabs(v);
+		int d = a == 0 || a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 :
+			a >= 1 ? 3 : 3 - (int)floor(log10(a));
+
+		fprintf(out, "%.*f", d > 9 ? 9 : d, v);
+	}
 }
 
 static void pct(FILE *out, double v)
@@ -84,6 +89,8 @@ static const char *verdict_text(const struct cmp_delta *d)
 		return "no verdict";
 	case CMP_FAILED:
 		return "&#9888; FAILED run";
+	case CMP_SHORT:
+		return "too short to judge";
 	case CMP_NA:
 		break;
 	}
@@ -93,11 +100,12 @@ static const char *verdict_text(const struct cmp_delta *d)
 static void row_table(FILE *out, const struct cmp_table *t,
 		      const struct cmp_row *row)
 {
-	fputs("<table><tr><th class=l>config</th><th>n</th><th>mean</th>"
+	fputs("<table><tr><th class=l>config</th><th>n reps</th>"
+	      "<th>instances</th><th>mean</th>"
 	      "<th>&sigma;</th><th>CoV %</th><th>min</th><th>max</th>"
 	      "<th>95% CI of mean</th><th>change</th>"
-	      "<th>95% CI of change</th><th>p</th><th class=l>verdict</th>"
-	      "</tr>\n", out);
+	      "<th>95% CI of change</th><th>p</th><th>p adj</th>"
+	      "<th>mdc</th><th class=l>verdict</th></tr>\n", out);
 	for (size_t g = 0; g < t->nr_groups; g++) {
 		const struct cmp_stat *s = &row->st[g];
 		const struct cmp_delta *d = &row->d[g];
@@ -106,7 +114,8 @@ static void row_table(FILE *out, const struct cmp_table *t,
 
 		fprintf(out, "<tr class=\"%s\"><td class=l>", cls);
 		html_escape(out, t->labels[g]);
-		fprintf(out, "</td><td>%zu</td><td>", s->n);
+		fprintf(out, "</td><td>%zu</td><td>%zu</td><td>", s->n,
+			s->nr_inst);
 		num(out, s->mean);
 		fputs("</td><td>", out);
 		num(out, s->sd);
@@ -130,8 +139,8 @@ static void row_table(FILE *out, const struct cmp_table *t,
 			fputs("&ndash;", out);
 		}
 		if (!g) {
-			fputs("</td><td></td><td></td><td></td>"
-			      "<td class=l>baseline</td></tr>\n", out);
+			fputs("</td><td></td><td></td><td></td><td></td><td>"
+			      "</td><td class=l>baseline</td></tr>\n", out);
 			continue;
 		}
 		fputs("</td><td class=v>", out);
@@ -148,7 +157,17 @@ static void row_table(FILE *out, const struct cmp_table *t,
 		}
 		fputs("</td><td>", out);
 		if (isfinite(d->p))
-			fprintf(out, "%.3f", d->p);
+			fprintf(out, "%.4f", d->p);
+		else
+			fputs("&ndash;", out);
+		fputs("</td><td>", out);
+		if (d->tested && isfinite(d->p_adj))
+			fprintf(out, "%.4f", d->p_adj);
+		else
+			fputs("&ndash;", out);
+		fputs("</td><td>", out);
+		if (d->verdict == CMP_SAME && isfinite(d->mdc_pct))
+			fprintf(out, "%.1f%%", d->mdc_pct);
 		else
 			fputs("&ndash;", out);
 		fprintf(out, "</td><td class=\"l v\">%s</td></tr>\n",
@@ -178,7 +197,7 @@ static int row_charts(FILE *out, const struct cmp_table *t,
 	size_t *nx = xcalloc(n + 1, sizeof(*nx));
 	char *title = xasprintf("%s %s (%s mean, 95%% CI)", row->phase,
 				row->metric, compare_mean_name(row));
-	char *title2 = xasprintf("%s %s: every sample", row->phase,
+	char *title2 = xasprintf("%s %s: every instance", row->phase,
 				 row->metric);
 	int rc = 0;
 
@@ -186,8 +205,10 @@ static int row_charts(FILE *out, const struct cmp_table *t,
 		mean[g] = row->st[g].mean;
 		lo[g] = row->st[g].ci_lo;
 		hi[g] = row->st[g].ci_hi;
-		x[g] = row->st[g].x;
-		nx[g] = row->st[g].n;
+		/* the scatter draws every instance; the bars and whiskers
+		 * the mean over repetitions and its (finite) CI */
+		x[g] = row->st[g].inst;
+		nx[g] = row->st[g].nr_inst;
 	}
 	fputs("<div class=charts>\n", out);
 	if (put_svg(out, chart_bars((*id)++, title, row->unit,
@@ -632,16 +653,83 @@ static void classic(FILE *out, const struct html_section *sec)
 	free(buf);
 }
 
+/* What differs between the configurations, before any figure. */
+static void differences(FILE *out, const struct cmp_table *t)
+{
+	if (!t->nr_diffs)
+		return;
+	fputs("<table><tr><th class=l>differs</th>", out);
+	for (size_t g = 0; g < t->nr_groups; g++) {
+		fputs("<th class=l>", out);
+		html_escape(out, t->labels[g]);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t i = 0; i < t->nr_diffs; i++) {
+		fputs("<tr><td class=l>", out);
+		html_escape(out, t->diffs[i].field);
+		fputs("</td>", out);
+		for (size_t g = 0; g < t->nr_groups; g++) {
+			fputs("<td class=l>", out);
+			html_escape(out, t->diffs[i].values[g]);
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+/* Each compared run's target order, once: "run 7 target order: ...". */
+static void orders(FILE *out, const struct html_section *secs, size_t nr)
+{
+	const struct run_rec **seen = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		for (size_t g = 0; g < secs[i].table->nr_groups; g++) {
+			const struct cmp_group *grp = &secs[i].groups[g];
+
+			for (size_t r = 0; r < grp->nr_reps; r++) {
+				const struct run_rec *run = grp->rep_runs ?
+					grp->rep_runs[r] : grp->run;
+				char *buf = NULL;
+				size_t len = 0, k;
+				FILE *m;
+
+				for (k = 0; k < n && seen[k] != run; k++)
+					;
+				if (k < n || !run)
+					continue;
+				ALLOC_GROW(seen, n + 1, alloc);
+				seen[n++] = run;
+				m = open_memstream(&buf, &len);
+				if (!m)
+					continue;
+				order_print_run(m, run);
+				fclose(m);
+				if (len) {
+					fprintf(out, "<p class=note>run %lld ",
+						(long long)run->id);
+					html_escape(out, buf);
+					fputs("</p>\n", out);
+				}
+				free(buf);
+			}
+		}
+	free(seen);
+}
+
 static void rollup(FILE *out, const struct cmp_table *t,
 		   const struct compare_opts *o)
 {
 	fprintf(out, "<h3>roll-up</h3>\n<p class=note>Geometric mean of the "
 		"baseline-relative ratios of the %s, each oriented so that "
-		"&gt; 1 is better.  Significant: Welch p &lt; %g and "
-		"|change| &ge; %g%%.</p>\n<table><tr><th class=l>config</th>"
+		"&gt; 1 is better.  Significant: %s-adjusted Welch p &lt; %g "
+		"and |change| &ge; %g%%.</p>\n<table><tr><th class=l>config</th>"
 		"<th>geomean ratio</th><th>change</th><th>metrics</th></tr>\n",
 		t->key_from_workload ? "workload's key metrics" :
-		"rate metrics", o->alpha, o->min_change_pct);
+		"rate metrics", compare_adjust_name(o->adjust), o->alpha,
+		o->min_change_pct);
 	for (size_t g = 1; g < t->nr_groups; g++) {
 		fputs("<tr><td class=l>", out);
 		html_escape(out, t->labels[g]);
@@ -767,19 +855,32 @@ int html_write_report(FILE *out, const char *title,
 	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>",
 		html_css);
 	html_escape(out, title);
-	fputs("</h1>\n<p class=note>Means of rates are harmonic (the phases "
-	      "of one name do the same work); CIs are Student t at 95%; "
-	      "the change CI is the delta-method interval of the ratio of "
-	      "means; p is Welch's t-test.</p>\n", out);
+	fprintf(out, "</h1>\n<p class=note>The sample is the repetition: "
+		"each phase gives one figure per repetition (its instances "
+		"folded as total work over total time), n counts "
+		"repetitions.  Means of rates are harmonic; CIs are 95%%: "
+		"Student t for arithmetic means, log scale for harmonic means "
+		"and for the change (a ratio of means).  p is the t-test of "
+		"the log ratio (Welch-Satterthwaite df), "
+		"%s-adjusted over the key metrics; mdc is the smallest change "
+		"detectable at %.0f%% power; phases under %.0f ms are too "
+		"short to judge.</p>\n", compare_adjust_name(o->adjust),
+		100 * o->power, 1e3 * o->min_wall_s);
+	orders(out, secs, nr);
 	for (size_t i = 0; i < nr && !rc; i++) {
 		const struct cmp_table *t = secs[i].table;
 
 		fputs("<h2>", out);
 		html_escape(out, t->workload);
+		if (t->name) {
+			fputs(t->name_is_options ? " with " : " on ", out);
+			html_escape(out, t->name);
+		}
 		fprintf(out, "</h2>\n<p>%zu configuration%s; baseline <b>",
 			t->nr_groups, t->nr_groups == 1 ? "" : "s");
 		html_escape(out, t->nr_groups ? t->labels[0] : "-");
 		fputs("</b>.</p>\n", out);
+		differences(out, t);
 		classic(out, &secs[i]);
 		disk_model_table(out, &secs[i]);
 		if (t->nr_groups > 1)

@@ -206,6 +206,8 @@ static json_t *wlrun_json(const struct run_rec *r, const struct wlrun_rec *w)
 	set(o, "workload", jstr(w->workload));
 	set(o, "options", jstr(w->options));
 	set(o, "rep", json_integer(w->rep));
+	if (w->pos >= 0)
+		set(o, "pos", json_integer(w->pos));
 	set(o, "status", jstr(w->status));
 	set(o, "target", t ? json_integer(t - r->targets) : json_null());
 	arr = json_array();
@@ -242,6 +244,8 @@ static json_t *run_json(const struct run_rec *r)
 	}
 	set(o, "tag", jstr(r->tag));
 	set(o, "status", jstr(r->status));
+	if (r->target_order)
+		set(o, "target_order", jstr(r->target_order));
 	arr = json_array();
 	for (size_t i = 0; i < r->nr_targets; i++)
 		json_array_append_new(arr, target_json(&r->targets[i]));

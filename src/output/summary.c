@@ -2,7 +2,9 @@
 /*
  * summary.c - the end-of-run table.  Rows group every phase of the same
  * name across the repetitions of one target spec, so `--repeat 5` shows
- * n = 5 and the spread without a separate `compare`.
+ * n = 5 and the spread without a separate `compare`.  The repetition is
+ * the sample, as in compare: a phase's instances inside one repetition
+ * fold into one figure (stats/repmean.h) before the mean and CoV.
  */
 #include "output/summary.h"
 
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/repmean.h"
 #include "stats/stats.h"
 #include "util/util.h"
 
@@ -24,6 +27,9 @@ struct row {
 	double busy_sum;
 	size_t busy_n;
 	size_t failed, interrupted;
+	/* this repetition's instances, folded by flush() */
+	double *pw, *pm, *pmw, *pf, *pfw;
+	size_t npw, npm, npf, apw, apm, apmw, apf, apfw, npmw, npfw;
 	const struct phase_rec *ranked; /* first instance run on MPI ranks */
 	const struct phase_rec *walled; /* first instance with a stonewall */
 };
@@ -56,6 +62,20 @@ static void push(double **arr, size_t *n, size_t *alloc, double v)
 	(*arr)[(*n)++] = v;
 }
 
+/* End of a repetition: its instances become one figure each. */
+static void flush(struct row *r)
+{
+	if (r->npw)
+		push(&r->wall, &r->n, &r->alloc, stats_mean(r->pw, r->npw));
+	if (r->npm)
+		push(&r->mibs, &r->nmibs, &r->alloc_m,
+		     rep_fold("MiB/s", r->pm, r->pmw, r->npm));
+	if (r->npf)
+		push(&r->files, &r->nfiles, &r->alloc_f,
+		     rep_fold("files/s", r->pf, r->pfw, r->npf));
+	r->npw = r->npm = r->npf = r->npmw = r->npfw = 0;
+}
+
 static void print_num(FILE *out, double v, int width, int prec)
 {
 	if (isnan(v))
@@ -81,6 +101,38 @@ static void print_ranks(FILE *out, const struct phase_rec *p)
 	if (sd)
 		fprintf(out, " \u03c3 %.0f", sd->value);
 	fprintf(out, " %s, slowest rank %.0f\n", mean->unit, slow->value);
+}
+
+/*
+ * Ranks on several hosts: the spread over hosts, then one row per host
+ * (the "host:NAME" metrics, in node order):
+ * "hosts 3: min 310 max 402 mean 355 files/s, slowest host c2"
+ * "  host c1: 402 files/s"
+ */
+static void print_hosts(FILE *out, const struct phase_rec *p)
+{
+	const struct metric *n = phase_rec_metric(p, "hosts");
+	const struct metric *lo = phase_rec_metric(p, "host_min");
+	const struct metric *hi = phase_rec_metric(p, "host_max");
+	const struct metric *mean = phase_rec_metric(p, "host_mean");
+	const struct metric *slow = phase_rec_metric(p, "slowest_host");
+	const char *slowest = "?";
+	size_t h = 0;
+
+	if (!n || !lo || !hi || !mean || !slow)
+		return;
+	for (size_t i = 0; i < p->nr_metrics; i++)
+		if (!strncmp(p->metrics[i].name, "host:", 5) &&
+		    (double)h++ == slow->value)
+			slowest = p->metrics[i].name + 5;
+	fprintf(out, "%-16s   hosts %.0f: min %.0f max %.0f mean %.0f %s, "
+		"slowest host %s\n", "", n->value, lo->value, hi->value,
+		mean->value, mean->unit, slowest);
+	for (size_t i = 0; i < p->nr_metrics; i++)
+		if (!strncmp(p->metrics[i].name, "host:", 5))
+			fprintf(out, "%-16s     host %s: %.0f %s\n", "",
+				p->metrics[i].name + 5, p->metrics[i].value,
+				p->metrics[i].unit);
 }
 
 /*
@@ -136,14 +188,18 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 				row->failed++;
 				continue;
 			}
-			push(&row->wall, &row->n, &row->alloc,
+			push(&row->pw, &row->npw, &row->apw,
 			     (double)p->m.wall_ns / 1e9);
-			if ((m = phase_rec_metric(p, "MiB/s")))
-				push(&row->mibs, &row->nmibs, &row->alloc_m,
-				     m->value);
-			if ((m = phase_rec_metric(p, "files/s")))
-				push(&row->files, &row->nfiles,
-				     &row->alloc_f, m->value);
+			if ((m = phase_rec_metric(p, "MiB/s"))) {
+				push(&row->pm, &row->npm, &row->apm, m->value);
+				push(&row->pmw, &row->npmw, &row->apmw,
+				     (double)p->m.wall_ns / 1e9);
+			}
+			if ((m = phase_rec_metric(p, "files/s"))) {
+				push(&row->pf, &row->npf, &row->apf, m->value);
+				push(&row->pfw, &row->npfw, &row->apfw,
+				     (double)p->m.wall_ns / 1e9);
+			}
 			if (!row->ranked && phase_rec_metric(p, "ranks"))
 				row->ranked = p;
 			if (!row->walled && phase_rec_metric(p, "stonewall_s"))
@@ -153,6 +209,8 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 				row->busy_n++;
 			}
 		}
+		for (size_t k = 0; k < nr; k++)
+			flush(&rows[k]);
 	}
 
 	fprintf(out, "\nfslab run %lld %s: %zu target build(s), %zu workload "
@@ -170,9 +228,12 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		fprintf(out, "%-16.16s %-13.13s %-16.16s %4zu",
 			row->target_name, row->workload, row->phase, row->n);
 		print_num(out, stats_mean(row->wall, row->n), 9, 2);
-		print_num(out, ms.mean, 9, 2);
+		/* the mean over repetitions compare uses (harmonic) */
+		print_num(out, rep_mean("MiB/s", row->mibs, row->nmibs, NULL),
+			  9, 2);
 		print_num(out, ms.cov_pct, 8, 1);
-		print_num(out, stats_mean(row->files, row->nfiles), 10, 0);
+		print_num(out, rep_mean("files/s", row->files, row->nfiles,
+					NULL), 10, 0);
 		print_num(out, row->busy_n ? row->busy_sum /
 					     (double)row->busy_n
 					   : NAN,
@@ -184,11 +245,18 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		fputc('\n', out);
 		if (row->ranked)
 			print_ranks(out, row->ranked);
+		if (row->ranked)
+			print_hosts(out, row->ranked);
 		if (row->walled)
 			print_stonewall(out, row->walled);
 		free(row->wall);
 		free(row->mibs);
 		free(row->files);
+		free(row->pw);
+		free(row->pm);
+		free(row->pmw);
+		free(row->pf);
+		free(row->pfw);
 	}
 	free(rows);
 }

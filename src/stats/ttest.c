@@ -100,3 +100,81 @@ int ttest_ratio_ci(const struct ttest_sample *a, const struct ttest_sample *b,
 	*hi = r + half;
 	return 0;
 }
+
+int ttest_mean_ci_log(const struct ttest_sample *s, double alpha, double *lo,
+		      double *hi)
+{
+	double h;
+
+	*lo = *hi = NAN;
+	if (s->n < 2 || !isfinite(s->sd) || !(s->mean > 0) ||
+	    !isfinite(s->mean))
+		return -1;
+	h = ttest_tcrit(alpha, (double)s->n - 1) * s->sd /
+	    (sqrt((double)s->n) * s->mean);
+	*lo = s->mean * exp(-h);
+	*hi = s->mean * exp(h);
+	return 0;
+}
+
+int ttest_ratio_ci_log(const struct ttest_sample *a,
+		       const struct ttest_sample *b, double alpha,
+		       double *ratio, double *lo, double *hi, double *se_log,
+		       double *df)
+{
+	double ra, rb, se, d, h;
+
+	*ratio = *lo = *hi = NAN;
+	if (se_log)
+		*se_log = NAN;
+	if (df)
+		*df = NAN;
+	if (!(a->mean > 0) || !(b->mean > 0) || !isfinite(a->mean) ||
+	    !isfinite(b->mean))
+		return -1;
+	*ratio = b->mean / a->mean;
+	if (a->n < 2 || b->n < 2 || !isfinite(a->sd) || !isfinite(b->sd))
+		return -1;
+	ra = a->sd * a->sd / ((double)a->n * a->mean * a->mean);
+	rb = b->sd * b->sd / ((double)b->n * b->mean * b->mean);
+	se = sqrt(ra + rb);
+	if (se_log)
+		*se_log = se;
+	if (se == 0) {
+		*lo = *hi = *ratio;
+		return 0;
+	}
+	d = welch_df(ra, a->n, rb, b->n);
+	if (df)
+		*df = d;
+	h = ttest_tcrit(alpha, d) * se;
+	if (!isfinite(h))
+		return -1;
+	*lo = *ratio * exp(-h);
+	*hi = *ratio * exp(h);
+	return 0;
+}
+
+double ttest_mdc(double se, double df, double alpha, double power)
+{
+	if (!(se >= 0) || !isfinite(se) || !(df > 0) || !isfinite(df) ||
+	    !(power > 0 && power < 1))
+		return NAN;
+	return (ttest_tcrit(alpha, df) + gsl_cdf_tdist_Pinv(power, df)) * se;
+}
+
+double ttest_log_ratio_p(double ratio, double se_log, double df)
+{
+	double t;
+
+	if (!(ratio > 0) || !isfinite(ratio) || !(se_log >= 0))
+		return NAN;
+	if (se_log == 0)
+		return ratio == 1 ? 1.0 : 0.0;
+	if (!(df > 0) || !isfinite(df))
+		return NAN;
+	t = fabs(log(ratio)) / se_log;
+	if (!isfinite(t))
+		return NAN;
+	return fmin(1.0, 2.0 * gsl_cdf_tdist_Q(t, df));
+}

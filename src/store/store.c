@@ -5,6 +5,10 @@
  * version and every statement live here.  Statements are prepared once
  * per connection and cached; every value is a bound parameter.
  *
+ * Over 800 lines on purpose: it is one cohesive job, the translation
+ * between the records of result.h and SQL.  Splitting it would spread
+ * the schema over several files and let SQL leak out of this one.
+ *
  * Concurrency: WAL lets readers run beside one writer, every write
  * transaction starts with BEGIN IMMEDIATE (so it takes the write lock up
  * front instead of failing half-way on an upgrade), and the busy timeout
@@ -27,11 +31,12 @@
 
 /*
  * Schema versions: 1 the first; 2 adds trace_sample and trace_request
- * (the block-request sample of traced phases).  Older databases are
+ * (the block-request sample of traced phases); 3 adds runs.target_order
+ * and wlruns.pos (the counterbalanced order of the targets).  Older databases are
  * migrated forward in place by schema_init(), one step at a time, each
  * step only adding tables, so an old fslab's rows stay as they were.
  */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 #define STORE_BUSY_TIMEOUT_MS 30000
 /* Beyond the busy handler: SQLite skips it in a few WAL cases. */
 #define STORE_RETRY_NS (120ULL * 1000000000ULL)
@@ -106,9 +111,19 @@ static const char schema_v2[] =
 	" rw TEXT NOT NULL CHECK (rw IN ('R', 'W')));"
 	"CREATE INDEX trace_request_phase ON trace_request(phase_id, seq);";
 
+/*
+ * Version 3: the order of the targets within each repetition: the run's
+ * mode ("balanced", "fixed", "blocked"; NULL in older runs) and each
+ * workload run's position in its repetition, from 0 (NULL: unknown).
+ */
+static const char schema_v3[] =
+	"ALTER TABLE runs ADD COLUMN target_order TEXT;"
+	"ALTER TABLE wlruns ADD COLUMN pos INTEGER;";
+
 /* migrations[v] takes a version-v database to version v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = schema_v2,
+	[2] = schema_v3,
 };
 
 enum stmt_id {
@@ -136,6 +151,7 @@ enum stmt_id {
 	S_RUN_IDS,
 	S_LATEST,
 	S_LATEST_TAG,
+	S_TAG_RUNS,
 	S_RUN_DELETE,
 	NR_STMTS
 };
@@ -146,8 +162,8 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_ROLLBACK] = "ROLLBACK",
 	[S_RUN_INSERT] =
 		"INSERT INTO runs (started, finished, host, kernel, version,"
-		" cmdline, seed, tag, status, pid)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
+		" cmdline, seed, tag, status, pid, target_order)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
 	[S_RUN_FINISH] =
 		"UPDATE runs SET status = ?, finished = ? WHERE id = ?",
 	[S_TARGET_INSERT] =
@@ -157,7 +173,7 @@ static const char *const stmt_sql[NR_STMTS] = {
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[S_WLRUN_INSERT] =
 		"INSERT INTO wlruns (run_id, target_id, workload, options,"
-		" rep, status) VALUES (?, ?, ?, ?, ?, 'running')",
+		" rep, status, pos) VALUES (?, ?, ?, ?, ?, 'running', ?)",
 	[S_WLRUN_FINISH] = "UPDATE wlruns SET status = ? WHERE id = ?",
 	[S_PHASE_INSERT] =
 		"INSERT INTO phases (wlrun_id, seq, name, label, start_ns,"
@@ -185,13 +201,13 @@ static const char *const stmt_sql[NR_STMTS] = {
 		" WHERE phase_id = ? ORDER BY seq",
 	[S_RUN_SELECT] =
 		"SELECT id, started, finished, host, kernel, version, cmdline,"
-		" seed, tag, status, pid FROM runs WHERE id = ?",
+		" seed, tag, status, pid, target_order FROM runs WHERE id = ?",
 	[S_TARGET_SELECT] =
 		"SELECT id, idx, rep, spec, name, kind, fstype, mkfs_opts,"
 		" mount_opts, eff_mount_opts, device, uuid, mkfs_version,"
 		" path, size FROM targets WHERE run_id = ? ORDER BY id",
 	[S_WLRUN_SELECT] =
-		"SELECT id, target_id, workload, options, rep, status"
+		"SELECT id, target_id, workload, options, rep, status, pos"
 		" FROM wlruns WHERE run_id = ? ORDER BY id",
 	[S_PHASE_SELECT] =
 		"SELECT id, seq, name, label, start_ns, wall_ns, user_ns,"
@@ -210,6 +226,9 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_LATEST_TAG] =
 		"SELECT id FROM runs WHERE tag = ?"
 		" ORDER BY started DESC, id DESC LIMIT 1",
+	[S_TAG_RUNS] =
+		"SELECT id FROM runs WHERE tag = ? AND status != 'running'"
+		" ORDER BY started, id",
 	[S_RUN_DELETE] = "DELETE FROM runs WHERE id = ?",
 };
 
@@ -642,6 +661,7 @@ int store_run_begin(struct store *st, struct run_rec *r)
 	rc |= bind_u64(s, 7, r->seed);
 	rc |= bind_text(s, 8, r->tag);
 	rc |= sqlite3_bind_int64(s, 9, (sqlite3_int64)getpid());
+	rc |= bind_text(s, 10, r->target_order);
 	if (rc != SQLITE_OK)
 		return db_error(st, "bind the run");
 	if (step_done(st, s, "insert the run"))
@@ -729,6 +749,10 @@ int store_wlrun_begin(struct store *st, int64_t run_id, struct wlrun_rec *w)
 	rc |= bind_text(s, 3, w->workload);
 	rc |= bind_text(s, 4, w->options);
 	rc |= sqlite3_bind_int(s, 5, w->rep);
+	if (w->pos >= 0)
+		rc |= sqlite3_bind_int(s, 6, w->pos);
+	else
+		rc |= sqlite3_bind_null(s, 6);
 	if (rc != SQLITE_OK)
 		return db_error(st, "bind the workload run");
 	if (step_done(st, s, "insert the workload run"))
@@ -1108,6 +1132,8 @@ static int load_wlruns(struct store *st, struct run_rec *r, bool phases)
 		w->options = col_text(s, 3);
 		w->rep = sqlite3_column_int(s, 4);
 		w->status = col_text(s, 5);
+		w->pos = sqlite3_column_type(s, 6) == SQLITE_NULL
+				 ? -1 : sqlite3_column_int(s, 6);
 	}
 	sqlite3_reset(s);
 	if (rc < 0 || !phases)
@@ -1178,6 +1204,7 @@ static int load_run(struct store *st, int64_t run_id, bool phases,
 	r->tag = col_text(s, 8);
 	r->status = col_text(s, 9);
 	pid = col_i64(s, 10);
+	r->target_order = col_text(s, 11);
 	sqlite3_reset(s);
 	if (load_targets(st, r) || load_wlruns(st, r, phases)) {
 		run_rec_free(r);
@@ -1253,6 +1280,32 @@ int store_latest_run(struct store *st, const char *tag, int64_t *id)
 		*id = col_i64(s, 0);
 	sqlite3_reset(s);
 	return rc < 0 ? -1 : 0;
+}
+
+int store_tag_runs(struct store *st, const char *tag, int64_t **ids,
+		   size_t *nr)
+{
+	sqlite3_stmt *s = stmt_get(st, S_TAG_RUNS);
+	size_t alloc = 0;
+	int rc;
+
+	*ids = NULL;
+	*nr = 0;
+	if (!s)
+		return -1;
+	bind_text(s, 1, tag);
+	while ((rc = step_row(st, s, "find the runs of a tag")) > 0) {
+		ALLOC_GROW(*ids, *nr + 1, alloc);
+		(*ids)[(*nr)++] = col_i64(s, 0);
+	}
+	sqlite3_reset(s);
+	if (rc < 0) {
+		free(*ids);
+		*ids = NULL;
+		*nr = 0;
+		return -1;
+	}
+	return 0;
 }
 
 int store_delete_run(struct store *st, int64_t run_id)

@@ -79,6 +79,13 @@ int store_latest_run(struct store *st, const char *tag, int64_t *id)
  */
 int store_resolve_run(struct store *st, const char *arg, int64_t *id)
 	MUST_CHECK;
+/*
+ * Every finished (not running) run with that tag, oldest first: a tag
+ * that names several runs gives compare all of them as repetitions.
+ * Free *ids.
+ */
+int store_tag_runs(struct store *st, const char *tag, int64_t **ids,
+		   size_t *nr) MUST_CHECK;
 /* Delete a run and everything under it. */
 int store_delete_run(struct store *st, int64_t run_id) MUST_CHECK;
 

@@ -7,6 +7,7 @@
  * stored run says exactly what it ran with) and help text.
  */
 #include "util/opt.h"
+#include "util/strbuf.h"
 #include "util/suggest.h"
 
 #include <ctype.h>
@@ -345,21 +346,19 @@ void opt_release(const struct opt *tab, void *dst)
 }
 
 /* Quote a value so kv_parse reads it back unchanged. */
-static void append_value(char **out, size_t *n, size_t *alloc, const char *v)
+static void append_value(struct strbuf *sb, const char *v)
 {
 	for (const char *p = v; *p; p++) {
-		ALLOC_GROW(*out, *n + 3, *alloc);
 		if (*p == ',' || *p == '\\' ||
 		    ((*p == '\'' || *p == '"') && p == v))
-			(*out)[(*n)++] = '\\';
-		(*out)[(*n)++] = *p;
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *p);
 	}
 }
 
 char *opt_format(const struct opt *tab, const void *dst)
 {
-	char *out = NULL;
-	size_t n = 0, alloc = 0;
+	struct strbuf sb = STRBUF_INIT;
 
 	for (const struct opt *o = tab; o && o->name; o++) {
 		const char *field = (const char *)dst + o->off;
@@ -393,13 +392,10 @@ char *opt_format(const struct opt *tab, const void *dst)
 					v = e->name;
 			break;
 		}
-		ALLOC_GROW(out, n + strlen(o->name) + 3, alloc);
-		n += (size_t)sprintf(out + n, "%s%s=", n ? "," : "", o->name);
-		append_value(&out, &n, &alloc, v);
+		strbuf_addf(&sb, "%s%s=", sb.len ? "," : "", o->name);
+		append_value(&sb, v);
 	}
-	ALLOC_GROW(out, n + 1, alloc);
-	out[n] = '\0';
-	return out;
+	return strbuf_detach(&sb, NULL);
 }
 
 static const char *type_name(enum opt_type t)

@@ -11,7 +11,7 @@
  */
 #include "fuzz.h"
 
-#include "model/ffsb_profile.h"
+#include "workloads/ffsb/profile.h"
 #include "util/pyrand.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -34,12 +34,12 @@ for fs in ext4 xfs btrfs; do
 	run=$(sqlite3 "$DB" "select id from runs where tag = 't1000-$fs'")
 	st=$(sqlite3 "$DB" "select status from runs where id = $run")
 	[ "$st" = complete ] && ok "$fs: run stored as complete" || not_ok "$fs: run stored as complete" "status '$st'"
-	nph=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name not in ('native', 'summary')")
+	nph=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name not like 'native-%' and p.name != 'summary'")
 	[ "$nph" -eq 8 ] && ok "$fs: 8 op phases stored" || not_ok "$fs: 8 op phases stored" "got $nph"
 	tfs=$(sqlite3 "$DB" "select fstype || ' ' || (uuid is not null) || ' ' || (mkfs_version is not null) from targets where run_id = $run")
 	[ "$tfs" = "$fs 1 1" ] && ok "$fs: target row has fs, uuid, mkfs version" ||
 		not_ok "$fs: target row has fs, uuid, mkfs version" "$tfs"
-	nm=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = $run and m.name = 'MiB/s' and m.unit = 'MiB/s' and m.better = 1")
+	nm=$(sqlite3 "$DB" "select count(*) from $METRICS where run = $run and name = 'MiB/s' and unit = 'MiB/s' and better = 1")
 	[ "$nm" -ge 1 ] && ok "$fs: rates stored with unit and direction" || not_ok "$fs: rates stored with unit and direction" "got $nm"
 	if python3 - "$SCRATCH/$fs.json" "$fs" <<'PY'
 import json, sys

@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Repetitions: interleaved (A B A B) by default, blocked on request, a
+# Repetitions: interleaved in a counterbalanced order by default (each
+# target leads equally often: A B, B A), fixed (A B A B) or blocked on
+# request, a
 # fresh filesystem per repetition unless --reuse, and --until-cov adding
 # repetitions until the key figure settles, up to --max-repeat.
 . "$(dirname "$0")/lib.sh"
@@ -22,9 +24,18 @@ reps() { # workload runs stored for a tag
 	sqlite3 "$DB" "select count(*) from wlruns w join runs r on w.run_id = r.id where r.tag = '$1'"
 }
 
-check "interleaved run" "$FSLAB" run -t "$A" -t "$B" -w "$wl" --repeat 2 --db "$DB" --tag il
+out=$("$FSLAB" run -t "$A" -t "$B" -w "$wl" --repeat 2 --db "$DB" --tag il 2>&1) &&
+	ok "interleaved run" || not_ok "interleaved run" "$out"
+# initial-dirs + runs create several trees a repetition: the summary's
+# n counts repetitions (2), not phase instances
+grep -qE '^A +compilebench +create +2 ' <<<"$out" &&
+	ok "summary: n = repetitions" || not_ok "summary: n = repetitions" "$(grep -E '^A +compilebench' <<<"$out")"
 o=$(order il)
-[ "$o" = "A B A B" ] && ok "default order interleaves targets" || not_ok "default order interleaves targets" "got '$o'"
+[ "$o" = "A B B A" ] || [ "$o" = "B A A B" ] && ok "default order interleaves targets, each leading once" ||
+	not_ok "default order interleaves targets, each leading once" "got '$o'"
+check "fixed-order run" "$FSLAB" run -t "$A" -t "$B" -w "$wl" --repeat 2 --order fixed --db "$DB" --tag fx
+o=$(order fx)
+[ "$o" = "A B A B" ] && ok "--order fixed: A B A B" || not_ok "--order fixed: A B A B" "got '$o'"
 
 check "blocked run" "$FSLAB" run -t "$A" -t "$B" -w "$wl" --repeat 2 --order blocked --db "$DB" --tag bl
 o=$(order bl)

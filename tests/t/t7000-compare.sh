@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # fslab compare on a real two-target, three-repetition compilebench run:
-# every section printed, JSON and CSV parse back with the right shape,
-# A/A says "no significant change", and --fail-on-regression exits 3 on
-# a regression planted in copies of the run (SQLite), 0 otherwise.
+# every section printed (the compact 80-column table by default, every
+# statistic with --long), JSON and CSV parse back with the right shape,
+# n counts repetitions, A/A says "no significant change", and
+# --fail-on-regression exits 3 on a regression planted in copies of the
+# run (SQLite), 0 otherwise.
 # Nothing here asserts timings: verdicts are only checked on data the
 # test wrote itself.
 . "$(dirname "$0")/lib.sh"
@@ -36,7 +38,25 @@ rc=$?
 [ $rc -eq 0 ] && ok "compare cmp exits 0" || not_ok "compare cmp exits 0" "exit $rc" "$(cat "$SCRATCH/cmp.err")"
 missing=
 for want in "== compilebench: 2 configurations, baseline 'ext4'" \
-	"ext4    3 repetitions" "noatime 3 repetitions" \
+	"ext4         3 repetitions" "noatime      3 repetitions" \
+	"differs: mount options" \
+	"target order: balanced; rep 0:" \
+	"metric               config            mean ± 95% CI   change  verdict" \
+	"initial-create.avg   ext4" "delete.avg" \
+	"roll-up (geometric mean" "noatime vs ext4: " \
+	"method: n = repetitions" "result: "; do
+	grep -qF -- "$want" "$out" || missing="$missing|$want"
+done
+[ -z "$missing" ] && ok "compare prints the compact table" ||
+	not_ok "compare prints the compact table" "missing: $missing" "$(head -60 "$out")"
+long=$(awk 'length($0) > 80' "$out")
+[ -z "$long" ] && ok "the compact table fits 80 columns" ||
+	not_ok "the compact table fits 80 columns" "$long"
+grep -qE '[0-9]e[+-][0-9]' "$out" && not_ok "no scientific notation" "$(grep -E '[0-9]e[+-][0-9]' "$out")" ||
+	ok "no scientific notation"
+"$FSLAB" compare cmp --db "$DB" --long >"$out" 2>"$SCRATCH/cmp.err"
+missing=
+for want in "== compilebench: 2 configurations, baseline 'ext4'" \
 	"compilebench averages (mean over repetitions" \
 	"Average ext4 results" "Average noatime results" \
 	"intial create" "stat compiled tree" \
@@ -44,20 +64,20 @@ for want in "== compilebench: 2 configurations, baseline 'ext4'" \
 	"summary  delete.avg [s]  (lower is better; arithmetic mean)  key" \
 	"initial-create  MiB/s [MiB/s]" "initial-create  files/s" \
 	"initial-create  wall_s [s]" \
-	"95% CI of mean" "95% CI of change" "verdict" "baseline" \
-	"roll-up: geometric mean" "noatime vs ext4: " "result: "; do
+	"95% CI of mean" "95% CI of change" "p adj" "mdc" "verdict" "baseline" \
+	"roll-up (geometric mean" "noatime vs ext4: " "result: "; do
 	grep -qF -- "$want" "$out" || missing="$missing|$want"
 done
-[ -z "$missing" ] && ok "compare prints every section" ||
-	not_ok "compare prints every section" "missing: $missing" "$(head -60 "$out")"
+[ -z "$missing" ] && ok "compare --long prints every section" ||
+	not_ok "compare --long prints every section" "missing: $missing" "$(head -60 "$out")"
 n=$(grep -c '^  noatime *3 ' "$out")
 [ "$n" -ge 10 ] && ok "statistics per phase and metric, n = 3 reps" ||
 	not_ok "statistics per phase and metric, n = 3 reps" "got $n rows"
 grep -q 'sys_s' "$out" && not_ok "non-key metrics hidden by default" ||
 	ok "non-key metrics hidden by default"
-"$FSLAB" compare cmp --db "$DB" --all | grep -q '^summary  patch.runs ' &&
+"$FSLAB" compare cmp --db "$DB" --all --long | grep -q '^summary  patch.runs ' &&
 	ok "--all shows every metric" || not_ok "--all shows every metric"
-lines=$("$FSLAB" compare cmp --db "$DB" --metric wall_s --phase 'read*' |
+lines=$("$FSLAB" compare cmp --db "$DB" --long --metric wall_s --phase 'read*' |
 	grep -c '^[a-z-]*  [^ ]* \[')
 [ "$lines" -eq 1 ] && ok "--metric/--phase filter" || not_ok "--metric/--phase filter" "got $lines blocks"
 
@@ -66,8 +86,13 @@ lines=$("$FSLAB" compare cmp --db "$DB" --metric wall_s --phase 'read*' |
 if python3 - "$SCRATCH/cmp.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format_version"] == 1
+assert d["format_version"] == 2
 assert d["alpha"] == 0.05 and d["min_change_pct"] == 2
+assert d["adjust"] == "Holm" and d["sample"] == "repetition"
+assert d["min_wall_s"] == 0.05 and d["min_repetitions"] == 3
+assert d["runs"][0]["target_order"] == "balanced"
+assert len(d["runs"][0]["orders"]) == 3
+assert sorted(d["runs"][0]["orders"][0]) == ["ext4", "noatime"]
 w = d["workloads"][0]
 assert w["workload"] == "compilebench", w["workload"]
 assert w["groups"] == ["ext4", "noatime"], w["groups"]
@@ -78,7 +103,10 @@ assert [g["n"] for g in k["groups"]] == [3, 3]
 assert len(k["groups"][0]["samples"]) == 3
 assert "vs_baseline" not in k["groups"][0]
 v = k["groups"][1]["vs_baseline"]
-for f in ("ratio", "change_pct", "change_ci_lo_pct", "p", "significant", "verdict"):
+assert [g["n"] for g in rows[("create", "MiB/s")]["groups"]] == [3, 3]
+assert rows[("create", "MiB/s")]["groups"][0]["instances"] > 3
+assert any(x["field"] == "mount options" for x in w["differences"])
+for f in ("ratio", "change_pct", "change_ci_lo_pct", "p", "p_adj", "mdc_pct", "significant", "verdict"):
     assert f in v, f
 assert rows[("summary", "delete.avg")]["better"] == "lower"
 assert w["rollup"][1]["metrics"] >= 1
@@ -127,7 +155,7 @@ PY
 then ok "results --format csv lists the run"; else not_ok "results --format csv lists the run"; fi
 
 # A/A: the same configuration twice.
-out=$("$FSLAB" compare "$run" "$run" --db "$DB" --fail-on-regression 2>&1)
+out=$("$FSLAB" compare "$run" "$run" --db "$DB" --long --min-wall 0 --fail-on-regression 2>&1)
 rc=$?
 if [ $rc -eq 0 ] && ! grep -qE 'REGRESSION|improvement' <<<"$out" &&
 	grep -q 'no significant change' <<<"$out" &&
@@ -167,20 +195,20 @@ set_metric() { # set_metric TAG BASE
 copy_run syn-a 1000000 && copy_run syn-b 2000000 && set_metric syn-a 100 && set_metric syn-b 50
 n=$(sqlite3 "$DB" "select count(*) from runs where tag like 'syn-%'")
 [ "$n" -eq 2 ] && ok "two synthetic copies stored" || not_ok "two synthetic copies stored" "got $n"
-out=$("$FSLAB" compare syn-a syn-b --db "$DB" --fail-on-regression 2>&1)
+out=$("$FSLAB" compare syn-a syn-b --db "$DB" --long --min-wall 0 --fail-on-regression 2>&1)
 rc=$?
 [ $rc -eq 3 ] && ok "--fail-on-regression exits 3 on a planted regression" ||
 	not_ok "--fail-on-regression exits 3 on a planted regression" "exit $rc" "$out"
 grep -A4 '^summary  initial-create.avg' <<<"$out" | grep -q -- '-50.0%.*\* REGRESSION' &&
 	ok "the regression is labelled, -50%" ||
 	not_ok "the regression is labelled, -50%" "$(grep -A4 '^summary  initial-create.avg' <<<"$out")"
-check_exit "without --fail-on-regression: exit 0" 0 "$FSLAB" compare syn-a syn-b --db "$DB"
-out=$("$FSLAB" compare syn-b syn-a --db "$DB" --fail-on-regression 2>&1)
+check_exit "without --fail-on-regression: exit 0" 0 "$FSLAB" compare syn-a syn-b --db "$DB" --min-wall 0
+out=$("$FSLAB" compare syn-b syn-a --db "$DB" --long --min-wall 0 --fail-on-regression 2>&1)
 rc=$?
 [ $rc -eq 0 ] && grep -A4 '^summary  initial-create.avg' <<<"$out" | grep -q -- '+100.0%.*\* improvement' &&
 	ok "the other way round: an improvement, exit 0" ||
 	not_ok "the other way round: an improvement, exit 0" "exit $rc" "$(grep -A4 '^summary  initial-create.avg' <<<"$out")"
-out=$("$FSLAB" compare syn-a syn-b --db "$DB" --min-change 60 --fail-on-regression 2>&1)
+out=$("$FSLAB" compare syn-a syn-b --db "$DB" --min-wall 0 --min-change 60 --fail-on-regression 2>&1)
 rc=$?
 [ $rc -eq 0 ] && ok "--min-change above the change: not a regression" ||
 	not_ok "--min-change above the change: not a regression" "exit $rc"

@@ -160,17 +160,17 @@ if have_cbdata; then
 		>"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
 	rc=$?
 	[ $rc -eq 0 ] && ok "run --trace exits 0" || not_ok "run --trace exits 0" "exit $rc" "$(tail -20 "$SCRATCH/run.err")"
-	q="from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 't8000'"
-	nph=$(sqlite3 "$DB" "select count(distinct p.id) $q and m.name = 'trace.requests'")
-	nreq=$(sqlite3 "$DB" "select coalesce(sum(m.value), 0) $q and m.name = 'trace.requests'")
+	q="from $METRICS where tag = 't8000'"
+	nph=$(sqlite3 "$DB" "select count(distinct phase_id) $q and name = 'trace.requests'")
+	nreq=$(sqlite3 "$DB" "select coalesce(sum(value), 0) $q and name = 'trace.requests'")
 	[ "$nph" -ge 8 ] && ok "run --trace: $nph phases carry trace metrics" ||
 		not_ok "run --trace: phases carry trace metrics" "got $nph"
 	python3 -c "import sys; sys.exit(not float('$nreq') > 0)" &&
 		ok "run --trace: requests were traced" || not_ok "run --trace: requests were traced" "$nreq"
-	nseek=$(sqlite3 "$DB" "select count(*) $q and m.name in ('trace.seeks', 'trace.layout_score', 'trace.lat_p99_ms', 'trace.ts.0.mib_s') ")
+	nseek=$(sqlite3 "$DB" "select count(*) $q and name in ('trace.seeks', 'trace.layout_score', 'trace.lat_p99_ms', 'trace.ts.0.mib_s') ")
 	[ "$nseek" -ge 8 ] && ok "run --trace: seeks, score, latency, series stored" ||
 		not_ok "run --trace: seeks, score, latency, series stored" "got $nseek"
-	loopm=$(sqlite3 "$DB" "select count(*) $q and m.name = 'trace.loop_device' and m.value = 1")
+	loopm=$(sqlite3 "$DB" "select count(*) $q and name = 'trace.loop_device' and value = 1")
 	[ "$loopm" -ge 1 ] && ok "run --trace: says it traced the loop device" || not_ok "run --trace: says it traced the loop device"
 	check_tracefs "run --trace"
 
@@ -244,8 +244,8 @@ PY
 		--workload "compilebench:initial-dirs=2,runs=4,sources=$SCRATCH/cbdata" \
 		--db "$DB" --scratch "$SCRATCH" --tag t8000b >/dev/null 2>"$SCRATCH/run2.err"
 	q2=${q/t8000\'/t8000b\'}
-	other=$(sqlite3 "$DB" "select count(*) $q2 and m.name = 'trace.requests' and p.name != 'create'")
-	mine=$(sqlite3 "$DB" "select count(*) $q2 and m.name = 'trace.requests' and p.name = 'create'")
+	other=$(sqlite3 "$DB" "select count(*) $q2 and name = 'trace.requests' and phase != 'create'")
+	mine=$(sqlite3 "$DB" "select count(*) $q2 and name = 'trace.requests' and phase = 'create'")
 	[ "$other" -eq 0 ] && [ "$mine" -ge 1 ] && ok "run --trace=create traces only create phases" ||
 		not_ok "run --trace=create traces only create phases" "create $mine, others $other"
 	check_tracefs "run --trace=create"

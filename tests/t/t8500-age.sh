@@ -32,8 +32,8 @@ mkloop() {
 	echo "$mnt"
 }
 
-metric() { # TAG PHASE-LABEL METRIC
-	sqlite3 "$DB" "select m.value from runs r join wlruns w on w.run_id = r.id join phases p on p.wlrun_id = w.id join metrics m on m.phase_id = p.id where r.tag = '$1' and p.name = 'survey' and p.label = '$2' and m.name = '$3'"
+survey() { # TAG LABEL METRIC: a metric of the survey phase labelled LABEL
+	metric "$1" "survey@$2" "$3"
 }
 
 for fs in ext4 xfs; do
@@ -105,8 +105,8 @@ PY
 	cmp -s "$SCRATCH/$fs.a" "$SCRATCH/$fs.c" &&
 		ok "$fs: fresh copy has the same file set" ||
 		not_ok "$fs: fresh copy has the same file set"
-	aged=$(metric age-$fs final layout_score)
-	fresh=$(metric fresh-$fs final layout_score)
+	aged=$(survey age-$fs final layout_score)
+	fresh=$(survey fresh-$fs final layout_score)
 	python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))' "$aged" "$fresh" &&
 		ok "$fs: aged layout score $aged < fresh $fresh" ||
 		not_ok "$fs: aged layout score $aged < fresh $fresh"

@@ -15,10 +15,10 @@ for fs in ext4 xfs btrfs; do
 		--db "$DB" --tag fsck-$fs 2>&1); rc=$?
 	[ $rc -eq 0 ] && ok "$fs: fsck runs and reports clean" ||
 		not_ok "$fs: fsck runs and reports clean" "$out"
-	got=$(sqlite3 "$DB" "select p.status, m.value from runs r join wlruns w on w.run_id = r.id join phases p on p.wlrun_id = w.id join metrics m on m.phase_id = p.id where r.tag = 'fsck-$fs' and p.name = 'fsck' and m.name = 'exit_status'")
+	got=$(sqlite3 "$DB" "select status, value from $METRICS where tag = 'fsck-$fs' and phase = 'fsck' and name = 'exit_status'")
 	[ "$got" = "ok|0.0" ] || [ "$got" = "ok|0" ] && ok "$fs: stored status ok, exit 0" ||
 		not_ok "$fs: stored status ok, exit 0" "got '$got'"
-	n=$(sqlite3 "$DB" "select count(*) from runs r join wlruns w on w.run_id = r.id join phases p on p.wlrun_id = w.id join metrics m on m.phase_id = p.id where r.tag = 'fsck-$fs' and m.name in ('peak_rss', 'checker_user_s', 'checker_sys_s', 'wall_s')")
+	n=$(sqlite3 "$DB" "select count(*) from $METRICS where tag = 'fsck-$fs' and name in ('peak_rss', 'checker_user_s', 'checker_sys_s', 'wall_s')")
 	[ "$n" = 4 ] && ok "$fs: wall, CPU and peak memory stored" ||
 		not_ok "$fs: wall, CPU and peak memory stored" "got $n"
 done

@@ -35,11 +35,12 @@ left=$(find "$SCRATCH" -maxdepth 1 \( -name '*.img' -o -name '*.mnt' \) | head -
 out=$("$FSLAB" show --db "$DB" full 2>&1)
 [[ $out == *FAILED*"No space left on device"* ]] && ok "show: says where it failed" || not_ok "show: says where it failed" "$out"
 
-# The same workload, small enough to fit: a good run to compare with.
+# The same workload, small enough to fit: a good run to compare with
+# (its options differ, so compare needs --allow-option-mismatch).
 check "good run on a big enough target" "$FSLAB" run --target ext4:size=256M \
 	--db "$DB" --scratch "$SCRATCH" --tag good \
 	--workload metadata:files=200,size=64k
-out=$("$FSLAB" compare --db "$DB" good full 2>&1)
+out=$("$FSLAB" compare --db "$DB" --allow-option-mismatch good full 2>&1)
 [[ $out == *"full "*"FAILED"* && $out == *"result: FAILED"* ]] &&
 	ok "compare: the full run is marked failed" ||
 	not_ok "compare: the full run is marked failed" "$out"
@@ -50,8 +51,8 @@ else
 	ok "compare: no change figure for the failed run"
 fi
 check_exit "compare --fail-on-regression: exit 3 on a failed run" 3 \
-	"$FSLAB" compare --db "$DB" --fail-on-regression good full
-out=$("$FSLAB" compare --db "$DB" --format json good full 2>&1)
+	"$FSLAB" compare --db "$DB" --allow-option-mismatch --fail-on-regression good full
+out=$("$FSLAB" compare --db "$DB" --allow-option-mismatch --format json good full 2>&1)
 [[ $out == *'"failed": ['*'"full"'* ]] && ok "compare json: lists the failed configuration" ||
 	not_ok "compare json: lists the failed configuration" "$out"
 

@@ -117,26 +117,31 @@ static void test_compare_shape(void **state)
 	struct run_rec *r = make_run();
 	const struct run_rec *runs[] = { r, r };
 	const char *labels[] = { "a", "b" };
+	const size_t arg_of[] = { 0, 1 };
 	struct compare_opts o;
-	struct cmp_group *g;
+	struct cmp_set *s;
 	struct cmp_table t;
-	char *buf = NULL, head[256];
-	size_t len = 0, ng;
+	char *buf = NULL, head[512];
+	size_t len = 0, ns;
 	FILE *f = open_memstream(&buf, &len);
 	(void)state;
 
 	compare_opts_init(&o);
-	g = compare_groups(runs, labels, 2, "synth", &ng);
-	compare_build("synth", g, ng, &o, &t);
+	s = compare_sets(runs, arg_of, 2, labels, 2, "synth", &ns, NULL,
+			 NULL);
+	compare_build("synth", s[0].groups, s[0].nr_groups, &o, &t);
+	compare_finish(&t, 1, &o);
 	csv_write_compare(f, &t, 1);
 	fclose(f);
 	/* Two shown rows (MiB/s, wall_s) times two groups. */
 	assert_int_equal(records(buf, head), 1 + 2 * 2);
-	assert_non_null(strstr(head, "workload,phase,metric,unit,better,"));
-	assert_non_null(strstr(buf, ",baseline\r\n"));
-	assert_non_null(strstr(buf, ",no significant change\r\n"));
+	assert_non_null(strstr(head, "workload,target,phase,metric,unit,"
+				  "better,"));
+	assert_non_null(strstr(head, ",p,p_adj,mdc_pct,"));
+	assert_non_null(strstr(buf, ",baseline,"));
+	assert_non_null(strstr(buf, ",too few samples,"));
 	compare_table_release(&t);
-	compare_groups_free(g, ng);
+	compare_sets_free(s, ns);
 	free(buf);
 	run_rec_free(r);
 }

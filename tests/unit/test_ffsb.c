@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "model/ffsb_profile.h"
+#include "workloads/ffsb/profile.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 

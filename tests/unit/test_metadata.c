@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "workloads/metadata.h"
+#include "workloads/metadata/metadata.h"
 #include "workloads/registry.h"
 
 static int cmp_str(const void *a, const void *b)

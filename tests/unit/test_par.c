@@ -3,7 +3,7 @@
  * test_par.c - the pure parts of the MPI layer (src/par.c): the reorder
  * peer (IOR -C/-Q shift, any K, negative too) and the one-rank world
  * that every collective is outside mpirun (allreduce leaves the values,
- * allgather copies them).
+ * allgather copies them), and where reorder's peers are on a placement.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,11 +56,43 @@ static void test_one_rank_world(void **state)
 	assert_true(all[0] == 42 && all[1] == 7);
 }
 
+/*
+ * Where reorder=k's peers are: 6 ranks round-robin over 3 nodes (mpirun
+ * --map-by node) have none on their own node for k=1; placed by slot,
+ * 2 per node, k=1 leaves half at home and k=2 none; 4+2 has no shift.
+ */
+static void test_same_node_peers(void **state)
+{
+	static const int rr[6] = { 0, 1, 2, 0, 1, 2 };
+	static const int slot[6] = { 0, 0, 1, 1, 2, 2 };
+	static const int lop[6] = { 0, 0, 0, 0, 1, 1 };
+	static const int one[1] = { 0 };
+
+	(void)state;
+	assert_int_equal(par_same_node_peers_of(rr, 6, 1), 0);
+	assert_int_equal(par_same_node_peers_of(rr, 6, 3), 6);
+	assert_int_equal(par_cross_node_shift_of(rr, 6), 1);
+	assert_int_equal(par_same_node_peers_of(slot, 6, 1), 3);
+	assert_int_equal(par_same_node_peers_of(slot, 6, 2), 0);
+	assert_int_equal(par_same_node_peers_of(slot, 6, -2), 0);
+	assert_int_equal(par_cross_node_shift_of(slot, 6), 2);
+	assert_int_equal(par_same_node_peers_of(lop, 6, 1), 4);
+	assert_int_equal(par_cross_node_shift_of(lop, 6), 0);
+	assert_int_equal(par_same_node_peers_of(one, 1, 1), 0);
+	assert_int_equal(par_cross_node_shift_of(one, 1), 0);
+	/* alone: this machine, node 0 */
+	assert_int_equal(par_node_of(0), 0);
+	assert_int_equal(par_node_of(1), -1);
+	assert_string_equal(par_host(1), "?");
+	assert_true(par_host(0)[0] != '\0');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peer),
 		cmocka_unit_test(test_one_rank_world),
+		cmocka_unit_test(test_same_node_peers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -479,6 +479,9 @@ static void test_old_schema_migrated(void **state)
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE trace_request;"
 				      "DROP TABLE trace_sample;"
+				      "ALTER TABLE runs DROP COLUMN"
+				      " target_order;"
+				      "ALTER TABLE wlruns DROP COLUMN pos;"
 				      "PRAGMA user_version = 1", NULL, NULL,
 				      NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -498,7 +501,15 @@ static void test_old_schema_migrated(void **state)
 	store_close(st);
 
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sql_int(db, "PRAGMA user_version"), 2);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 3);
+	/* Version 3's order columns: NULL (unknown) in the old rows. */
+	{
+		char q[96];
+
+		snprintf(q, sizeof(q), "SELECT count(*) FROM wlruns WHERE"
+			 " pos IS NULL AND run_id = %lld", (long long)w->id);
+		assert_int_equal(sql_int(db, q), 2);
+	}
 	assert_int_equal(sql_int(db, "SELECT count(*) FROM trace_request"),
 			 2 * 3); /* two wlruns, one sampled phase each */
 	assert_int_equal(sql_int(db, "SELECT count(*) FROM trace_sample"

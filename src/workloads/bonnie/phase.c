@@ -43,6 +43,9 @@ void bon_add_reorder(const struct bon_run *r, struct phase *ph)
 	phase_metric(ph, "peer_of_rank0",
 		     (double)par_peer(0, r->o->reorder, r->ctx->nranks),
 		     "rank", BETTER_NONE);
+	phase_metric(ph, "peers_same_host",
+		     (double)par_same_node_peers(r->o->reorder), "ranks",
+		     BETTER_NONE);
 }
 
 /*
@@ -79,6 +82,7 @@ void bon_setup_reorder(struct bon_run *r)
 	r->peer_vid = verify_file_id(name);
 	fprintf(ctx->progress, "bonnie: reorder=%lld: getc and block read "
 		"read %s (rank %d)\n", r->o->reorder, r->peer_path, r->peer);
+	par_reorder_note(ctx->progress, "bonnie", r->o->reorder);
 	if (par_nodes() == 1)
 		fprintf(ctx->progress, "bonnie: note: all %d ranks run on one "
 			"node and share its page cache, so reading another "

@@ -18,8 +18,11 @@
  * (wear-out: all go on to the largest count); reorder=K has rank r stat
  * and read rank r+K's files.  Every rank makes the same collective calls
  * in the same order, also when one failed: see md_run_fn.
+ *
+ * This file: options, the pure logic of metadata.h, and the phases;
+ * worker.c is one thread's share of a phase, report.c the report.
  */
-#include "workloads/metadata.h"
+#include "workloads/metadata/internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -41,13 +44,7 @@
 #include "util/verify.h"
 #include "workloads/registry.h"
 
-/* Largest total file count: the name keeps it in ten digits. */
-#define MD_MAX_TOTAL 1000000000LL
-#define MD_MAX_SIZE (1ULL << 30)
-#define MD_WBUF_MAX ((size_t)1 << 20)
-#define MD_RBUF 65536
-
-static const struct opt_enum names_values[] = {
+const struct opt_enum md_names_values[] = {
 	{ "seq", MD_NAMES_SEQ, "number first: names sort in creation order, "
 	  "files are visited in order" },
 	{ "random", MD_NAMES_RANDOM, "random characters first, files visited "
@@ -55,7 +52,7 @@ static const struct opt_enum names_values[] = {
 	{ NULL, 0, NULL },
 };
 
-static const struct opt_enum sync_values[] = {
+const struct opt_enum md_sync_values[] = {
 	{ "none", MD_SYNC_NONE, "no sync (fs_mark -S 0)" },
 	{ "fsync", MD_SYNC_FSYNC, "fsync each file before close (-S 1)" },
 	{ "fsync-dir", MD_SYNC_FSYNC_DIR, "fsync each file and its "
@@ -65,7 +62,7 @@ static const struct opt_enum sync_values[] = {
 };
 
 #define OFF(f) offsetof(struct md_opts, f)
-static const struct opt md_opt_table[] = {
+const struct opt md_opt_table[] = {
 	{ "files", OPT_INT, OFF(files), "10000", "files per thread",
 	  1, 10000000, NULL },
 	{ "size", OPT_SIZE, OFF(size), "0", "bytes written per file (0: "
@@ -77,9 +74,9 @@ static const struct opt md_opt_table[] = {
 	{ "shared", OPT_BOOL, OFF(shared), "no", "all threads work in one "
 	  "shared directory tree", 0, 0, NULL },
 	{ "names", OPT_ENUM, OFF(names), "seq", "file names and visiting "
-	  "order", 0, 0, names_values },
+	  "order", 0, 0, md_names_values },
 	{ "sync", OPT_ENUM, OFF(sync), "none", "durability of the creates",
-	  0, 0, sync_values },
+	  0, 0, md_sync_values },
 	{ "cold", OPT_BOOL, OFF(cold), "yes", "cold cache before the stat, "
 	  "read and unlink phases", 0, 0, NULL },
 	{ "seed", OPT_INT, OFF(seed), "0", "seed of the names and orders "
@@ -97,8 +94,6 @@ static const struct opt md_opt_table[] = {
 	OPT_END,
 };
 
-enum md_kind { MD_MKDIR, MD_CREATE, MD_STAT, MD_READ, MD_UNLINK, MD_RMDIR,
-	       MD_NR_KINDS };
 
 static const char *const md_phase_names[] = {
 	"mkdir", "create", "stat", "read", "unlink", "rmdir", NULL,
@@ -216,450 +211,6 @@ int md_check(const void *vopts, char *err, size_t errlen)
 	return 0;
 }
 
-/* ---- the run ---- */
-
-struct md_run {
-	struct wl_ctx *ctx;
-	const struct md_opts *o;
-	uint64_t seed;
-	int nthreads;
-	uint64_t files;         /* per thread, as planned */
-	uint64_t ndirs;         /* subdirectories of each top directory */
-	int ntops;              /* top directories: one per thread, or 1 */
-	/*
-	 * Ranks: with shared every rank works in one tree under
-	 * ctx->shared_dir and its threads are numbered rank * nthreads + t
-	 * there (names and directory shares stay unique); without, each rank
-	 * has its own tree in ctx->dir and threads are numbered t.
-	 */
-	int rank, nranks;
-	int peer;               /* whose files stat and read visit */
-	uint64_t *counts;       /* files made, [rank * nthreads + t] */
-	uint64_t disk_min, disk_max; /* per-rank files found by readdir */
-	bool have_disk;
-	struct phase *ph;       /* the phase running, for the stonewall */
-	bool final_round;       /* create: no wear-out round follows */
-	bool wearing_out;       /* create: past the stonewall */
-	bool verify;            /* --verify: util/verify.h data */
-	/* the start gate: threads get ready, then start together */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int ready;
-	bool go;
-	atomic_bool abort;      /* a thread failed: the others stop too */
-	atomic_int done;        /* threads through their creates (batch) */
-};
-
-struct md_worker {
-	struct md_run *r;
-	enum md_kind kind;
-	int idx;
-	int owner;                      /* rank whose files these are */
-	int topfd;
-	uint32_t *order;
-	uint64_t from, n;               /* visit order[from..n) */
-	char *buf;
-	size_t bufsize;
-	uint64_t start_ns, end_ns;      /* CLOCK_REALTIME */
-	uint64_t files, bytes, ops;
-	uint64_t missing, wrong_size;
-	uint64_t sync_ns;               /* batch: the syncfs, if ours */
-	struct lathist lat;
-	int err;                        /* errno of the first failure */
-	bool bad_data;                  /* --verify mismatch, in bad */
-	struct verify_bad bad;
-	const char *what;
-	char path[64];
-};
-
-static void top_name(const struct md_run *r, int t, char *buf, size_t len)
-{
-	if (r->o->shared)
-		snprintf(buf, len, "shared");
-	else
-		snprintf(buf, len, "t%d", t);
-}
-
-static int worker_top(const struct md_worker *w)
-{
-	return w->r->o->shared ? 0 : w->idx;
-}
-
-/* The number of thread t of rank owner in names and directory shares. */
-static uint64_t global_thread(const struct md_run *r, int owner, int t)
-{
-	return r->o->shared ? (uint64_t)owner * (uint64_t)r->nthreads +
-				      (uint64_t)t
-			    : (uint64_t)t;
-}
-
-/* The directory that holds rank owner's top directories.  Allocated. */
-static char *tops_base(const struct md_run *r, int owner)
-{
-	if (r->o->shared)
-		return xstrdup(r->ctx->shared_dir);
-	return wl_rank_dir(r->ctx, owner);
-}
-
-static void worker_fail(struct md_worker *w, const char *what)
-{
-	if (!w->err) {
-		w->err = errno ? errno : EIO;
-		w->what = what;
-	}
-	atomic_store(&w->r->abort, true);
-}
-
-static bool worker_stop(struct md_worker *w)
-{
-	return phase_stop_requested() ||
-	       atomic_load_explicit(&w->r->abort, memory_order_relaxed);
-}
-
-/*
- * --verify file id: that of the path relative to the directory that holds
- * the top directories ("t0/d3/NAME", "shared/d0/NAME"), which alone is
- * ctx->dir, as the final verify-data pass walks it.
- */
-static uint64_t file_vid(const struct md_worker *w)
-{
-	char top[32], rel[128];
-
-	top_name(w->r, worker_top(w), top, sizeof(top));
-	snprintf(rel, sizeof(rel), "%s/%s", top, w->path);
-	return verify_file_id(rel);
-}
-
-/* Write n bytes by repeating buf (bufsize bytes), or with --verify the
- * pattern of file vid, generated chunk by chunk into buf. */
-static int write_n(int fd, char *buf, size_t bufsize, uint64_t n,
-		   const struct md_run *r, uint64_t vid)
-{
-	uint64_t off = 0;
-
-	while (off < n) {
-		size_t cur = n - off < bufsize ? (size_t)(n - off) : bufsize;
-
-		if (r->verify)
-			verify_fill(r->ctx->seed, vid, off, buf, cur);
-		if (write_full(fd, buf, cur) < 0)
-			return -1;
-		off += cur;
-	}
-	return 0;
-}
-
-/* One create: open(O_EXCL), write, fsync as asked, close. */
-static int op_create(struct md_worker *w, uint64_t dir, int *dirfd,
-		     uint64_t *curdir)
-{
-	const struct md_run *r = w->r;
-	int fd = openat(w->topfd, w->path,
-			O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-
-	if (fd < 0) {
-		worker_fail(w, "create");
-		return -1;
-	}
-	if (r->o->size && write_n(fd, w->buf, w->bufsize, r->o->size, r,
-				  r->verify ? file_vid(w) : 0)) {
-		worker_fail(w, "write");
-		close(fd);
-		return -1;
-	}
-	if (r->o->sync >= MD_SYNC_FSYNC && r->o->sync <= MD_SYNC_FSYNC_DIR &&
-	    fsync(fd)) {
-		worker_fail(w, "fsync");
-		close(fd);
-		return -1;
-	}
-	if (close(fd)) {
-		worker_fail(w, "close");
-		return -1;
-	}
-	w->bytes += r->o->size;
-	if (r->o->sync != MD_SYNC_FSYNC_DIR)
-		return 0;
-	/* files come in directory runs: keep the directory open between */
-	if (*dirfd < 0 || *curdir != dir) {
-		char d[32];
-
-		if (*dirfd >= 0)
-			close(*dirfd);
-		snprintf(d, sizeof(d), "d%" PRIu64, dir);
-		*dirfd = openat(w->topfd, d, O_RDONLY | O_DIRECTORY |
-				O_CLOEXEC);
-		*curdir = dir;
-		if (*dirfd < 0) {
-			worker_fail(w, "open directory");
-			return -1;
-		}
-	}
-	if (fsync(*dirfd)) {
-		worker_fail(w, "fsync directory");
-		return -1;
-	}
-	return 0;
-}
-
-static int op_read(struct md_worker *w)
-{
-	uint64_t total = 0, vid = w->r->verify ? file_vid(w) : 0;
-	int fd = openat(w->topfd, w->path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 && errno == ENOENT) {
-		w->missing++;
-		return 0;
-	}
-	if (fd < 0) {
-		worker_fail(w, "open");
-		return -1;
-	}
-	for (;;) {
-		ssize_t n = read(fd, w->buf, w->bufsize);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			worker_fail(w, "read");
-			close(fd);
-			return -1;
-		}
-		if (!n)
-			break;
-		if (w->r->verify &&
-		    !verify_check(w->r->ctx->seed, vid, total, w->buf,
-				  (size_t)n, &w->bad)) {
-			errno = EILSEQ;
-			w->bad_data = true;
-			worker_fail(w, "verify");
-			close(fd);
-			return -1;
-		}
-		total += (uint64_t)n;
-	}
-	close(fd);
-	w->bytes += total;
-	if (total != w->r->o->size)
-		w->wrong_size++;
-	return 0;
-}
-
-static int op_file(struct md_worker *w, uint64_t dir, int *dirfd,
-		   uint64_t *curdir)
-{
-	struct stat sb;
-
-	switch (w->kind) {
-	case MD_CREATE:
-		return op_create(w, dir, dirfd, curdir);
-	case MD_STAT:
-		if (fstatat(w->topfd, w->path, &sb, AT_SYMLINK_NOFOLLOW)) {
-			if (errno != ENOENT) {
-				worker_fail(w, "stat");
-				return -1;
-			}
-			w->missing++;
-		} else if (!S_ISREG(sb.st_mode) ||
-			   (uint64_t)sb.st_size != w->r->o->size) {
-			w->wrong_size++;
-		}
-		return 0;
-	case MD_READ:
-		return op_read(w);
-	case MD_UNLINK:
-		if (unlinkat(w->topfd, w->path, 0)) {
-			if (errno != ENOENT) {
-				worker_fail(w, "unlink");
-				return -1;
-			}
-			w->missing++;
-		}
-		return 0;
-	default:
-		BUG("bad file op %d", (int)w->kind);
-	}
-}
-
-static void do_files(struct md_worker *w)
-{
-	const struct md_run *r = w->r;
-	uint64_t curdir = 0, base;
-	bool wall = w->kind == MD_CREATE && r->o->stonewall > 0 &&
-		    !r->wearing_out;
-	int dirfd = -1;
-	char name[MD_NAME_LEN];
-
-	base = global_thread(r, w->owner, w->idx) * r->files;
-	for (uint64_t i = w->from; i < w->n && !worker_stop(w); i++) {
-		uint64_t k = w->order[i];
-		uint64_t dir = md_file_dir(k, r->files, r->ndirs);
-		uint64_t t0;
-		int ret;
-
-		/* the deadline is checked before each op, as mdtest does */
-		if (wall && phase_stonewall_hit(r->ph))
-			break;
-		md_name(name, (enum md_names)r->o->names, r->seed, base + k);
-		snprintf(w->path, sizeof(w->path), "d%" PRIu64 "/%s", dir,
-			 name);
-		t0 = now_ns();
-		ret = op_file(w, dir, &dirfd, &curdir);
-		lathist_add(&w->lat, now_ns() - t0);
-		if (ret)
-			break;
-		w->files++;
-		w->ops++;
-	}
-	if (dirfd >= 0)
-		close(dirfd);
-}
-
-/* mkdir/rmdir: own subdirectories, or every nthreads-th shared one (of
- * all threads of all ranks). */
-static void do_dirs(struct md_worker *w)
-{
-	const struct md_run *r = w->r;
-	uint64_t first = r->o->shared ? global_thread(r, r->rank, w->idx) : 0;
-	uint64_t step = r->o->shared ? (uint64_t)r->nthreads *
-					       (uint64_t)r->nranks
-				     : 1;
-
-	for (uint64_t d = first; d < r->ndirs && !worker_stop(w); d += step) {
-		uint64_t t0;
-		int ret;
-
-		snprintf(w->path, sizeof(w->path), "d%" PRIu64, d);
-		t0 = now_ns();
-		ret = w->kind == MD_MKDIR ? mkdirat(w->topfd, w->path, 0755) :
-		      unlinkat(w->topfd, w->path, AT_REMOVEDIR);
-		lathist_add(&w->lat, now_ns() - t0);
-		if (ret) {
-			worker_fail(w, w->kind == MD_MKDIR ?
-				    "create directory" : "remove directory");
-			break;
-		}
-		w->files++;
-		w->ops++;
-	}
-}
-
-static void *worker_main(void *arg)
-{
-	struct md_worker *w = arg;
-	struct md_run *r = w->r;
-
-	pthread_mutex_lock(&r->mu);
-	r->ready++;
-	pthread_cond_broadcast(&r->cv);
-	while (!r->go)
-		pthread_cond_wait(&r->cv, &r->mu);
-	pthread_mutex_unlock(&r->mu);
-
-	/* a wear-out round goes on with the first round's clock */
-	if (!w->start_ns)
-		w->start_ns = realtime_ns();
-	if (w->kind == MD_MKDIR || w->kind == MD_RMDIR)
-		do_dirs(w);
-	else
-		do_files(w);
-	/*
-	 * batch: the last thread through its creates syncs the filesystem
-	 * before it stops its clock, so the sync counts in the phase's
-	 * first-start-to-last-end time, as fs_mark counts its sync.
-	 */
-	if (w->kind == MD_CREATE && r->o->sync == MD_SYNC_BATCH &&
-	    r->final_round &&
-	    atomic_fetch_add(&r->done, 1) == r->nthreads - 1 &&
-	    !atomic_load(&r->abort)) {
-		uint64_t t0 = now_ns();
-
-		if (syncfs(w->topfd))
-			worker_fail(w, "sync");
-		w->sync_ns = now_ns() - t0;
-	}
-	w->end_ns = realtime_ns();
-	return NULL;
-}
-
-
-/* The seed of thread i's visiting order in a phase of kind. */
-static uint64_t order_seed(const struct md_run *r, enum md_kind kind, int i)
-{
-	return splitmix64(r->seed ^ splitmix64((uint64_t)kind << 32 | (unsigned)i));
-}
-
-static int prepare_worker(struct md_run *r, struct md_worker *w, int i,
-			  enum md_kind kind)
-{
-	char top[32];
-	bool files = kind != MD_MKDIR && kind != MD_RMDIR;
-	bool shuffle = r->o->names == MD_NAMES_RANDOM;
-	char *base;
-
-	w->r = r;
-	w->kind = kind;
-	w->idx = i;
-	/* reorder: stat and read another rank's files (IOR -C) */
-	w->owner = kind == MD_STAT || kind == MD_READ ? r->peer : r->rank;
-	lathist_init(&w->lat);
-	top_name(r, worker_top(w), top, sizeof(top));
-	base = tops_base(r, w->owner);
-	w->topfd = openat(AT_FDCWD, base, O_RDONLY | O_DIRECTORY |
-			  O_CLOEXEC);
-	if (w->topfd >= 0) {
-		int fd = openat(w->topfd, top, O_RDONLY | O_DIRECTORY |
-				O_CLOEXEC);
-
-		close(w->topfd);
-		w->topfd = fd;
-	}
-	if (w->topfd < 0) {
-		error_errno("cannot open '%s/%s'", base, top);
-		free(base);
-		return -1;
-	}
-	free(base);
-	if (!files)
-		return 0;
-	w->order = xmalloc((size_t)r->files * sizeof(*w->order));
-	w->from = 0;
-	if (kind == MD_CREATE) {
-		w->n = r->files;
-		md_order(w->order, (size_t)r->files, shuffle,
-			 order_seed(r, kind, i));
-	} else {
-		/* the files the owner's thread i made (all, or up to the
-		 * stonewall), in a different order per thread and phase */
-		w->n = r->counts[(size_t)w->owner * (size_t)r->nthreads +
-				 (size_t)i];
-		md_visit_order(w->order, (size_t)w->n, (size_t)r->files,
-			       shuffle, order_seed(r, MD_CREATE, i),
-			       order_seed(r, kind, i));
-	}
-	if (kind == MD_CREATE) {
-		w->bufsize = r->o->size < MD_WBUF_MAX ? (size_t)r->o->size :
-			     MD_WBUF_MAX;
-		w->buf = xmalloc(w->bufsize ? w->bufsize : 1);
-		memset(w->buf, 0x5a, w->bufsize);
-	} else if (kind == MD_READ) {
-		w->bufsize = MD_RBUF;
-		w->buf = xmalloc(w->bufsize);
-	}
-	return 0;
-}
-
-static void release_workers(struct md_worker *w, int n)
-{
-	for (int i = 0; i < n; i++) {
-		if (w[i].topfd >= 0)
-			close(w[i].topfd);
-		free(w[i].order);
-		free(w[i].buf);
-	}
-	free(w);
-}
-
 static void progress(struct md_run *r, const struct phase_rec *p)
 {
 	const struct metric *rate = phase_rec_metric(p, "files/s");
@@ -687,7 +238,7 @@ static int start_threads(struct md_run *r, struct md_worker *w,
 	r->ready = 0;
 	r->go = false;
 	for (int i = 0; i < nt && !*ret; i++, started++) {
-		int e = pthread_create(&th[i], NULL, worker_main, &w[i]);
+		int e = pthread_create(&th[i], NULL, md_worker_main, &w[i]);
 
 		if (e) {
 			errno = e;
@@ -753,6 +304,9 @@ static void add_reorder(struct md_run *r, struct phase *ph)
 	phase_metric(ph, "peer_of_rank0",
 		     (double)par_peer(0, r->o->reorder, r->nranks), "rank",
 		     BETTER_NONE);
+	phase_metric(ph, "peers_same_host",
+		     (double)par_same_node_peers(r->o->reorder), "ranks",
+		     BETTER_NONE);
 }
 
 /*
@@ -784,7 +338,7 @@ static int md_phase(struct md_run *r, enum md_kind kind, bool pre_fail)
 	r->final_round = !(wall && r->o->wearout);
 	r->wearing_out = false;
 	for (int i = 0; i < nt && !ret; i++)
-		ret = prepare_worker(r, &w[i], i, kind);
+		ret = md_prepare_worker(r, &w[i], i, kind);
 	started = start_threads(r, w, th, ret ? 0 : nt, &ret);
 
 	ph = phase_begin(r->ctx, name, NULL);
@@ -831,13 +385,13 @@ static int md_phase(struct md_run *r, enum md_kind kind, bool pre_fail)
 	if (failed && failed->bad_data) {
 		char top[32], rel[128];
 
-		top_name(r, worker_top(failed), top, sizeof(top));
+		md_top_name(r, md_worker_top(failed), top, sizeof(top));
 		snprintf(rel, sizeof(rel), "%s/%s", top, failed->path);
 		ret = verify_fail(ph, rel, &failed->bad);
 	} else if (failed) {
 		char top[32];
 
-		top_name(r, worker_top(failed), top, sizeof(top));
+		md_top_name(r, md_worker_top(failed), top, sizeof(top));
 		ret = error("cannot %s '%s/%s/%s': %s", failed->what,
 			    r->ctx->dir, top, failed->path,
 			    strerror(failed->err));
@@ -871,7 +425,7 @@ static int md_phase(struct md_run *r, enum md_kind kind, bool pre_fail)
 	}
 	free(lat);
 	free(th);
-	release_workers(w, nt);
+	md_release_workers(w, nt);
 	return ret;
 }
 
@@ -888,9 +442,9 @@ static int make_tops(struct md_run *r)
 	if (!makes_tops(r))
 		return 0;
 	for (int t = 0; t < r->ntops; t++) {
-		char *base = tops_base(r, r->rank), *p;
+		char *base = md_tops_base(r, r->rank), *p;
 
-		top_name(r, t, top, sizeof(top));
+		md_top_name(r, t, top, sizeof(top));
 		p = path_join(base, top);
 		free(base);
 		if (mkdir(p, 0755)) {
@@ -911,14 +465,14 @@ static int make_tops(struct md_run *r)
 static int count_entries(struct md_run *r, bool mine, uint64_t *count)
 {
 	char top[32], sub[64];
-	char *base = tops_base(r, r->rank);
-	uint64_t lo = global_thread(r, r->rank, 0) * r->files;
+	char *base = md_tops_base(r, r->rank);
+	uint64_t lo = md_global_thread(r, r->rank, 0) * r->files;
 	uint64_t hi = lo + (uint64_t)r->nthreads * r->files;
 	int ret = 0;
 
 	*count = 0;
 	for (int t = 0; t < r->ntops && !ret; t++) {
-		top_name(r, t, top, sizeof(top));
+		md_top_name(r, t, top, sizeof(top));
 		for (uint64_t d = 0; d < r->ndirs && !ret; d++) {
 			char *p;
 			DIR *dir;
@@ -1000,9 +554,9 @@ static int remove_tops(struct md_run *r)
 	if (!makes_tops(r))
 		return 0;
 	for (int t = 0; t < r->ntops; t++) {
-		char *base = tops_base(r, r->rank), *p;
+		char *base = md_tops_base(r, r->rank), *p;
 
-		top_name(r, t, top, sizeof(top));
+		md_top_name(r, t, top, sizeof(top));
 		p = path_join(base, top);
 		free(base);
 		if (rmdir(p)) {
@@ -1015,7 +569,7 @@ static int remove_tops(struct md_run *r)
 	return 0;
 }
 
-static const char *enum_name(const struct opt_enum *v, int value)
+const char *md_enum_name(const struct opt_enum *v, int value)
 {
 	for (; v->name; v++)
 		if (v->value == value)
@@ -1067,6 +621,7 @@ static void reorder_note(const struct md_run *r)
 	fprintf(p, "metadata: reorder=%lld: rank r stats%s the files of "
 		"rank r%+lld (mod %d)\n", r->o->reorder, r->o->size ?
 		" and reads" : "", r->o->reorder, r->nranks);
+	par_reorder_note(p, "metadata", r->o->reorder);
 	if (par_nodes() == 1)
 		fprintf(p, "metadata: note: all %d ranks run on one node and "
 			"share its page cache, so reading another rank's "
@@ -1097,8 +652,8 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 	fprintf(ctx->progress, "metadata: %d threads x %" PRIu64 " files of "
 		"%" PRIu64 " bytes in %" PRIu64 " %sdirectories, sync=%s, "
 		"names=%s, seed %" PRIu64 "\n", r.nthreads, r.files, o->size,
-		r.ndirs, o->shared ? "shared " : "", enum_name(sync_values,
-		o->sync), enum_name(names_values, o->names), r.seed);
+		r.ndirs, o->shared ? "shared " : "", md_enum_name(md_sync_values,
+		o->sync), md_enum_name(md_names_values, o->names), r.seed);
 	if (o->shared && r.nranks > 1)
 		fprintf(ctx->progress, "metadata: shared=1: all %d ranks in "
 			"one tree, %s/shared; each rank unlinks its own "
@@ -1165,114 +720,6 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 	pthread_cond_destroy(&r.cv);
 	pthread_mutex_destroy(&r.mu);
 	return ret;
-}
-
-/* ---- the report, from the stored phases only ---- */
-
-static void put_metric(FILE *out, const struct phase_rec *p,
-		       const char *name, const char *fmt, int width)
-{
-	const struct metric *m = phase_rec_metric(p, name);
-
-	if (m)
-		fprintf(out, fmt, width, m->value);
-	else
-		fprintf(out, " %*s", width, "-");
-}
-
-/* A latency stored in ms (result.h's rule) in fs_mark's microseconds. */
-static void put_lat_us(FILE *out, const struct phase_rec *p,
-		       const char *stat, int width)
-{
-	char name[64];
-	const struct metric *m = phase_rec_metric(p,
-		latency_metric_name(name, sizeof(name), NULL, stat));
-
-	if (m)
-		fprintf(out, " %*.1f", width, m->value * 1e3);
-	else
-		fprintf(out, " %*s", width, "-");
-}
-
-/* mdtest's two figures: the rate at the stonewall and over the whole
- * phase (wear-out included). */
-static void report_stonewall(FILE *out, const struct phase_rec *p)
-{
-	const struct metric *s = phase_rec_metric(p, "stonewall_s");
-	const struct metric *n = phase_rec_metric(p, "stonewall_files");
-	const struct metric *lo = phase_rec_metric(p, "stonewall_min");
-	const struct metric *hi = phase_rec_metric(p, "stonewall_max");
-	const struct metric *rate = phase_rec_metric(p, "files/s");
-
-	if (!s || !n)
-		return;
-	fprintf(out, "%s stonewall: %.0f files in %.3f s (%.0f/s), per "
-		"thread %.0f..%.0f; all %" PRIu64 " in %.3f s (%.0f/s)\n",
-		p->name, n->value, s->value, s->value > 0 ? n->value /
-		s->value : 0, lo ? lo->value : 0, hi ? hi->value : 0,
-		p->files, (double)p->m.wall_ns / 1e9, rate ? rate->value : 0);
-}
-
-static void md_report(FILE *out, const struct run_rec *run,
-		      const struct wlrun_rec *wr)
-{
-	struct md_opts o;
-	char err[256];
-	bool have = true;
-
-	(void)run;
-	memset(&o, 0, sizeof(o));
-	opt_defaults(md_opt_table, &o);
-	if (wr->options && opt_parse(md_opt_table, &o, wr->options, err,
-				     sizeof(err)) < 0)
-		have = false;
-	fputc('\n', out);
-	if (have) {
-		fprintf(out, "metadata: %lld threads, %lld files per thread, "
-			"%" PRIu64 " bytes per file\n", o.threads, o.files,
-			o.size);
-		fprintf(out, "          %lld %s, sync=%s, names=%s, %s "
-			"cache\n", o.dirs, o.shared ?
-			"shared directories" : "directories per thread",
-			enum_name(sync_values, o.sync),
-			enum_name(names_values, o.names),
-			o.cold ? "cold" : "warm");
-	} else {
-		fprintf(out, "metadata: %s\n", wr->options);
-	}
-	fprintf(out, "%-7s %10s %8s %11s %9s %9s %6s %6s\n", "phase",
-		"count", "size", "files/sec", "p50 us", "p99 us", "sys%",
-		"busy%");
-	for (size_t i = 0; i < wr->nr_phases; i++) {
-		const struct phase_rec *p = &wr->phases[i];
-		const struct metric *sys = phase_rec_metric(p, "sys_s");
-		const struct metric *wall = phase_rec_metric(p, "wall_s");
-		bool is_dir = !strcmp(p->name, "mkdir") ||
-			      !strcmp(p->name, "rmdir");
-
-		fprintf(out, "%-7s %10" PRIu64 " %8" PRIu64, p->name,
-			p->files, is_dir ? 0 : o.size);
-		put_metric(out, p, "files/s", " %*.0f", 11);
-		put_lat_us(out, p, "p50", 9);
-		put_lat_us(out, p, "p99", 9);
-		/* fslab's own system time, in % of one CPU (threads: >100) */
-		if (sys && wall && wall->value > 0)
-			fprintf(out, " %6.1f", 100.0 * sys->value /
-				wall->value);
-		else
-			fprintf(out, " %6s", "-");
-		put_metric(out, p, "sys_cpu_pct", " %*.1f", 6);
-		if (p->status != PHASE_OK)
-			fprintf(out, "  %s: %s", p->status == PHASE_FAILED ?
-				"FAILED" : "interrupted",
-				p->error ? p->error : "");
-		else if (p->too_short)
-			fprintf(out, "  (too short to time)");
-		fputc('\n', out);
-	}
-	for (size_t i = 0; i < wr->nr_phases; i++)
-		report_stonewall(out, &wr->phases[i]);
-	opt_release(md_opt_table, &o);
 }
 
 const struct workload wl_metadata = {

@@ -4,8 +4,8 @@
  * file-to-directory spreading, option checks), exposed for
  * tests/unit/test_metadata.c.  The workload itself is wl_metadata.
  */
-#ifndef FSLAB_METADATA_H
-#define FSLAB_METADATA_H
+#ifndef FSLAB_WORKLOADS_METADATA_H
+#define FSLAB_WORKLOADS_METADATA_H
 
 #include <stdbool.h>
 #include <stddef.h>

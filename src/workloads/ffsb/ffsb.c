@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ffsb.c - run FFSB (Flexible Filesystem Benchmark) profiles natively:
+ * create the profile's file set (phase "setup"), then let its thread
+ * groups draw weighted operations against it for `time` seconds (phase
+ * "run", final sync included), and report FFSB's transactions table.
+ *
+ * The profile grammar, the transaction counting and the draws live in
+ * profile.c (pure, unit-tested); ops.c owns the file table shared by
+ * the threads and the I/O of each operation, report.c the report, and
+ * this file the setup, the timed run and what it records.
+ * Besides FFSB's own figures it records what FFSB lacks: per-op latency
+ * percentiles, fsyncs/s, files/s, the machine's CPU and the seed.
+ */
+#include "workloads/ffsb/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stats/lathist.h"
+#include "stats/stats.h"
+#include "util/util.h"
+#include "util/verify.h"
+#include "workloads/registry.h"
+
+struct ffsb_opts {
+	char *profile;
+	long long time;
+	long long seed;
+};
+
+#define OFF(f) offsetof(struct ffsb_opts, f)
+static const struct opt ffsb_opt_table[] = {
+	{ "profile", OPT_STRING, OFF(profile), "",
+	  "FFSB profile file (empty: the built-in small-create+fsync "
+	  "profile of the FLEX_BG mail)", 0, 0, NULL },
+	{ "time", OPT_INT, OFF(time), "0",
+	  "seconds of the timed run (0: the profile's 'time')", 0,
+	  100000000, NULL },
+	{ "seed", OPT_INT, OFF(seed), "-1",
+	  "seed of the op and size draws (-1: the run's --seed)", -1,
+	  LLONG_MAX, NULL },
+	OPT_END,
+};
+
+static const char *const ffsb_phase_names[] = { "setup", "run", NULL };
+
+static int load_profile(const struct ffsb_opts *o, struct ffsb_profile *p,
+			char *err, size_t errlen)
+{
+	if (o->profile && *o->profile)
+		return ffsb_profile_load(o->profile, p, err, errlen);
+	return ffsb_profile_parse(ffsb_builtin_profile, "built-in", p, err,
+				  errlen);
+}
+
+static int ffsb_check(const void *vopts, char *err, size_t errlen)
+{
+	const struct ffsb_opts *o = vopts;
+	struct ffsb_profile p;
+
+	if (load_profile(o, &p, err, errlen) < 0)
+		return -1;
+	if (!o->time && !p.time) {
+		snprintf(err, errlen, "%s: the profile has no 'time' and no "
+			 "time= option was given", p.file);
+		ffsb_profile_release(&p);
+		return -1;
+	}
+	ffsb_profile_release(&p);
+	return 0;
+}
+
+static char *aligned_buf(size_t size, uint64_t seed)
+{
+	void *p;
+	struct pyrand r;
+
+	if (posix_memalign(&p, 4096, size))
+		die("out of memory");
+	/* incompressible, so compressing filesystems do the real work */
+	pyrand_seed(&r, seed);
+	for (size_t i = 0; i + 4 <= size; i += 4) {
+		uint32_t v = pyrand_u32(&r);
+
+		memcpy((char *)p + i, &v, 4);
+	}
+	return p;
+}
+
+static int open_dir_at(int dfd, const char *path, const char *name,
+		       bool create)
+{
+	int fd;
+
+	if (create && mkdirat(dfd, name, 0755) && errno != EEXIST)
+		return error_errno("cannot create directory '%s/%s'", path,
+				   name);
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("cannot open directory '%s/%s'", path,
+				   name);
+	return fd;
+}
+
+static int set_open(struct ffsb_run *r, size_t i)
+{
+	struct fset *s = &r->sets[i];
+	const char *base = r->ctx->dir;
+	char d[32];
+	int bfd;
+
+	s->fs = &r->p.fs[i];
+	s->data_fd = s->meta_fd = -1;
+	pthread_mutex_init(&s->lock, NULL);
+	/* one filesystem: the target's directory; more: fsN under it */
+	if (r->p.nr_fs == 1) {
+		s->dir = xstrdup(base);
+		s->rel = xstrdup("data");
+	} else {
+		s->dir = xasprintf("%s/fs%zu", base, i);
+		s->rel = xasprintf("fs%zu/data", i);
+	}
+	if (r->p.nr_fs > 1 && mkdir(s->dir, 0755) && errno != EEXIST)
+		return error_errno("cannot create directory '%s'", s->dir);
+	bfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (bfd < 0)
+		return error_errno("cannot open '%s'", s->dir);
+	s->data_fd = open_dir_at(bfd, s->dir, "data", true);
+	if (s->data_fd >= 0)
+		s->meta_fd = open_dir_at(bfd, s->dir, "meta", true);
+	close(bfd);
+	if (s->meta_fd < 0)
+		return -1;
+	for (uint64_t k = 0; k < s->fs->num_dirs; k++) {
+		snprintf(d, sizeof(d), "d%llu", (unsigned long long)k);
+		if (mkdirat(s->data_fd, d, 0755) && errno != EEXIST)
+			return error_errno("cannot create directory "
+					   "'%s/data/%s'", s->dir, d);
+	}
+	return 0;
+}
+
+static void set_close(struct fset *s)
+{
+	if (s->data_fd >= 0)
+		close(s->data_fd);
+	if (s->meta_fd >= 0)
+		close(s->meta_fd);
+	pthread_mutex_destroy(&s->lock);
+	free(s->dir);
+	free(s->rel);
+	free(s->slots);
+	free(s->live);
+	free(s->freed);
+}
+
+/* Bytes the initial file set must reach beyond num_files (init_*). */
+static uint64_t init_target(const struct fset *s)
+{
+	struct statvfs sv;
+	double total, used, want;
+
+	if (s->fs->init_size)
+		return s->fs->init_size;
+	if (s->fs->init_util <= 0 || statvfs(s->dir, &sv))
+		return 0;
+	total = (double)sv.f_blocks * (double)sv.f_frsize;
+	used = total - (double)sv.f_bfree * (double)sv.f_frsize;
+	want = s->fs->init_util * total - used;
+	return want > 0 ? (uint64_t)want : 0;
+}
+
+/* The initial file set: num_files files (and up to init_size/util). */
+static int setup_set(struct fset *s, struct phase *ph, struct pyrand *rng,
+		     char *buf, const struct wl_ctx *ctx)
+{
+	uint64_t target = init_target(s), bytes = 0, files = 0;
+	uint64_t bs = s->fs->create_blocksize;
+	char name[64];
+
+	for (uint64_t n = 0; n < s->fs->num_files || bytes < target; n++) {
+		uint64_t size = ffsb_choose_size(s->fs, rng);
+		uint32_t id;
+		int fd;
+
+		if (phase_stop_requested())
+			break;
+		id = ffsb_slot_new(s);
+		ffsb_slot_name(s, id, name, sizeof(name));
+		fd = openat(s->data_fd, name, O_WRONLY | O_CREAT | O_TRUNC |
+			    O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			phase_fail(ph, "cannot create '%s/data/%s': %s",
+				   s->dir, name, strerror(errno));
+			return error_errno("cannot create '%s/data/%s'",
+					   s->dir, name);
+		}
+		for (uint64_t left = size; left;) {
+			size_t cur = left < bs ? (size_t)left : (size_t)bs;
+
+			if (ctx->verify)
+				verify_fill(ctx->seed, ffsb_file_vid(s, name),
+					    size - left, buf, cur);
+			if (write_full(fd, buf, cur)) {
+				int e = errno;
+
+				close(fd);
+				phase_fail(ph, "cannot write '%s/data/%s': "
+					   "%s", s->dir, name, strerror(e));
+				return error("cannot write '%s/data/%s': %s",
+					     s->dir, name, strerror(e));
+			}
+			left -= cur;
+		}
+		if (close(fd)) {
+			phase_fail(ph, "cannot close '%s/data/%s': %s",
+				   s->dir, name, strerror(errno));
+			return error_errno("cannot close '%s/data/%s'",
+					   s->dir, name);
+		}
+		ffsb_slot_publish(s, id, size);
+		bytes += size;
+		files++;
+	}
+	phase_work(ph, bytes, files, files);
+	return 0;
+}
+
+static const char *profile_label(const struct ffsb_profile *p)
+{
+	const char *slash = strrchr(p->file, '/');
+
+	return slash ? slash + 1 : p->file;
+}
+
+static int do_setup(struct ffsb_run *r)
+{
+	struct phase *ph = phase_begin(r->ctx, "setup", profile_label(&r->p));
+	uint64_t bs = 4096;
+	struct pyrand rng;
+	char *buf;
+	int ret = 0;
+
+	for (size_t i = 0; i < r->p.nr_fs; i++)
+		if (r->p.fs[i].create_blocksize > bs)
+			bs = r->p.fs[i].create_blocksize;
+	buf = aligned_buf((size_t)bs, r->seed);
+	pyrand_seed(&rng, ffsb_thread_seed(r->seed, UINT_MAX));
+	for (size_t i = 0; i < r->nr_sets && !ret; i++)
+		ret = setup_set(&r->sets[i], ph, &rng, buf, r->ctx);
+	if (!ret && !phase_stop_requested() && wl_sync(r->ctx)) {
+		phase_fail(ph, "sync failed");
+		ret = -1;
+	}
+	free(buf);
+	if (phase_end(r->ctx, ph, NULL) < 0)
+		ret = -1;
+	return ret;
+}
+
+static double ns_s(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL +
+	       (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+/* Expected share of op among all calls: FFSB's "% Op Weight". */
+double ffsb_weight_pct(const struct ffsb_profile *p, enum ffsb_op op)
+{
+	double threads = 0, share = 0;
+
+	for (size_t i = 0; i < p->nr_tg; i++) {
+		const struct ffsb_tg *tg = &p->tg[i];
+
+		threads += tg->num_threads;
+		share += (double)tg->num_threads * tg->weight[op] /
+			 ffsb_tg_total_weight(tg);
+	}
+	return threads ? 100.0 * share / threads : 0.0;
+}
+
+void ffsb_metric_name(char *buf, size_t len, enum ffsb_op op,
+			const char *what)
+{
+	snprintf(buf, len, "%s.%s", ffsb_op_name(op), what);
+}
+
+static void record_run(struct ffsb_run *r, struct phase *ph,
+		       uint64_t elapsed, uint64_t sync_ns, uint64_t cpu_user,
+		       uint64_t cpu_sys)
+{
+	uint64_t trans[FFSB_OP_NR] = { 0 }, calls[FFSB_OP_NR] = { 0 };
+	uint64_t bytes[FFSB_OP_NR] = { 0 }, total = 0;
+	uint64_t rbytes = 0, wbytes = 0, fsyncs = 0, created = 0;
+	uint64_t deleted = 0;
+	struct lathist *lat = xcalloc(FFSB_OP_NR, sizeof(*lat));
+	double secs = ns_s(elapsed) > 0 ? ns_s(elapsed) : 1e-9;
+	char name[96];
+
+	for (int op = 0; op < FFSB_OP_NR; op++)
+		lathist_init(&lat[op]);
+	for (size_t i = 0; i < r->nr_w; i++) {
+		struct worker *w = &r->w[i];
+		uint64_t wt = 0;
+
+		for (int op = 0; op < FFSB_OP_NR; op++) {
+			trans[op] += w->trans[op];
+			calls[op] += w->calls[op];
+			bytes[op] += w->bytes[op];
+			wt += w->trans[op];
+			lathist_merge(&lat[op], &w->lat[op]);
+		}
+		total += wt;
+		rbytes += w->rbytes;
+		wbytes += w->wbytes;
+		fsyncs += w->fsyncs;
+		created += w->created;
+		deleted += w->deleted;
+		phase_worker(ph, w->index, w->start_rt, w->end_rt,
+			     w->rbytes + w->wbytes, w->created, wt);
+	}
+	for (int i = 0; i < FFSB_OP_NR; i++) {
+		enum ffsb_op op = (enum ffsb_op)i;
+		double wp = ffsb_weight_pct(&r->p, op);
+
+		if (!wp && !calls[op])
+			continue;
+		ffsb_metric_name(name, sizeof(name), op, "transactions");
+		phase_metric(ph, name, (double)trans[op], "transactions",
+			     BETTER_NONE);
+		ffsb_metric_name(name, sizeof(name), op, "tps");
+		phase_metric(ph, name, (double)trans[op] / secs,
+			     "transactions/s", BETTER_HIGHER);
+		ffsb_metric_name(name, sizeof(name), op, "ffsb_weight_pct");
+		phase_metric(ph, name, wp, "%", BETTER_NONE);
+		ffsb_metric_name(name, sizeof(name), op, "calls");
+		phase_metric(ph, name, (double)calls[op], "ops", BETTER_NONE);
+		ffsb_metric_name(name, sizeof(name), op, "bytes");
+		phase_metric(ph, name, (double)bytes[op], "B", BETTER_NONE);
+		if (!calls[op])
+			continue;
+		phase_latency(ph, ffsb_op_name(op), &lat[op]);
+	}
+	free(lat);
+	phase_metric(ph, "transactions", (double)total, "transactions",
+		     BETTER_NONE);
+	phase_metric(ph, "tps", (double)total / secs, "transactions/s",
+		     BETTER_HIGHER);
+	phase_metric(ph, "elapsed_s", secs, "s", BETTER_NONE);
+	phase_metric(ph, "sync_s", ns_s(sync_ns), "s", BETTER_LOWER);
+	phase_metric(ph, "read_bytes", (double)rbytes, "B", BETTER_NONE);
+	phase_metric(ph, "write_bytes", (double)wbytes, "B", BETTER_NONE);
+	phase_metric(ph, "read_MiB/s", (double)rbytes / 1048576.0 / secs,
+		     "MiB/s", BETTER_HIGHER);
+	phase_metric(ph, "write_MiB/s", (double)wbytes / 1048576.0 / secs,
+		     "MiB/s", BETTER_HIGHER);
+	phase_metric(ph, "user_pct", 100.0 * ns_s(cpu_user) / secs, "%",
+		     BETTER_LOWER);
+	phase_metric(ph, "sys_pct", 100.0 * ns_s(cpu_sys) / secs, "%",
+		     BETTER_LOWER);
+	phase_metric(ph, "cpu_pct", 100.0 * ns_s(cpu_user + cpu_sys) / secs,
+		     "%", BETTER_LOWER);
+	phase_metric(ph, "fsyncs", (double)fsyncs, "ops", BETTER_NONE);
+	phase_metric(ph, "fsyncs/s", (double)fsyncs / secs, "ops/s",
+		     BETTER_HIGHER);
+	phase_metric(ph, "files_created", (double)created, "files",
+		     BETTER_NONE);
+	phase_metric(ph, "files_deleted", (double)deleted, "files",
+		     BETTER_NONE);
+	phase_metric(ph, "files/s", (double)created / secs, "files/s",
+		     BETTER_HIGHER);
+	phase_metric(ph, "seed", (double)r->seed, "", BETTER_NONE);
+	phase_metric(ph, "threads", (double)r->nr_w, "threads", BETTER_NONE);
+	phase_metric(ph, "time_s", r->time_s, "s", BETTER_NONE);
+	phase_work(ph, rbytes + wbytes, created, total);
+}
+
+static int do_run(struct ffsb_run *r)
+{
+	struct phase *ph = phase_begin(r->ctx, "run", profile_label(&r->p));
+	struct rusage ru0, ru1;
+	uint64_t t0, ts, elapsed, sync_ns = 0;
+	const char *fail = NULL;
+	int ret = 0;
+
+	getrusage(RUSAGE_SELF, &ru0);
+	t0 = now_ns();
+	r->deadline = t0 + (uint64_t)r->time_s * 1000000000ULL;
+	for (size_t i = 0; i < r->nr_w; i++) {
+		int e = pthread_create(&r->w[i].thread, NULL, ffsb_worker_main,
+				       &r->w[i]);
+
+		if (e) {
+			errno = e;
+			error_errno("cannot start thread %zu", i);
+			phase_fail(ph, "cannot start thread %zu: %s", i,
+				   strerror(e));
+			atomic_store(&r->stop, true);
+			ret = -1;
+			break;
+		}
+		r->w[i].started = true;
+	}
+	for (size_t i = 0; i < r->nr_w; i++)
+		if (r->w[i].started)
+			pthread_join(r->w[i].thread, NULL);
+	for (size_t i = 0; i < r->nr_w; i++) {
+		if (r->w[i].failed && !fail)
+			fail = r->w[i].errmsg;
+		else if (!r->w[i].failed && r->w[i].errmsg[0])
+			warning("%s", r->w[i].errmsg);
+	}
+	/* FFSB syncs inside its timed run: the data must reach the disk */
+	ts = now_ns();
+	if (!fail && !ret && !phase_stop_requested()) {
+		if (wl_sync(r->ctx)) {
+			phase_fail(ph, "sync failed");
+			ret = -1;
+		}
+		sync_ns = now_ns() - ts;
+	}
+	elapsed = now_ns() - t0;
+	getrusage(RUSAGE_SELF, &ru1);
+	record_run(r, ph, elapsed, sync_ns,
+		   tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime),
+		   tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime));
+	if (fail) {
+		error("%s", fail);
+		phase_fail(ph, "%s", fail);
+		ret = -1;
+	}
+	if (phase_end(r->ctx, ph, NULL) < 0)
+		ret = -1;
+	return ret;
+}
+
+static int ffsb_run_fn(struct wl_ctx *ctx, const void *vopts)
+{
+	const struct ffsb_opts *o = vopts;
+	struct ffsb_run *r = xcalloc(1, sizeof(*r));
+	char err[1024];
+	size_t bufsize = 4096, k = 0;
+	int ret = 0;
+
+	r->ctx = ctx;
+	if (load_profile(o, &r->p, err, sizeof(err)) < 0) {
+		free(r);
+		return error("%s", err);
+	}
+	for (size_t i = 0; i < r->p.nr_notices; i++)
+		fprintf(ctx->progress, "ffsb: %s\n", r->p.notices[i]);
+	r->time_s = o->time ? (unsigned)o->time : r->p.time;
+	r->seed = o->seed >= 0 ? (uint64_t)o->seed : ctx->seed;
+	r->oflags = r->p.directio ? O_DIRECT : 0;
+	r->verify = ctx->verify;
+	atomic_init(&r->stop, false);
+	for (size_t i = 0; i < r->p.nr_tg; i++) {
+		const struct ffsb_tg *tg = &r->p.tg[i];
+
+		r->nr_w += tg->num_threads;
+		if (tg->read_blocksize > bufsize)
+			bufsize = (size_t)tg->read_blocksize;
+		if (tg->write_blocksize > bufsize)
+			bufsize = (size_t)tg->write_blocksize;
+	}
+	bufsize = (bufsize + 4095) & ~(size_t)4095;
+	r->nr_sets = r->p.nr_fs;
+	r->sets = xcalloc(r->nr_sets, sizeof(*r->sets));
+	r->w = xcalloc(r->nr_w, sizeof(*r->w));
+	for (size_t i = 0; i < r->p.nr_tg; i++) {
+		for (unsigned t = 0; t < r->p.tg[i].num_threads; t++, k++) {
+			struct worker *w = &r->w[k];
+
+			w->run = r;
+			w->tg = &r->p.tg[i];
+			w->index = (int)k;
+			pyrand_seed(&w->rng, ffsb_thread_seed(r->seed,
+							      (unsigned)k));
+			w->bufsize = bufsize;
+			w->buf = aligned_buf(bufsize, r->seed + k);
+			w->lat = xcalloc(FFSB_OP_NR, sizeof(*w->lat));
+			for (int op = 0; op < FFSB_OP_NR; op++)
+				lathist_init(&w->lat[op]);
+		}
+	}
+	fprintf(ctx->progress, "ffsb: profile %s, %u s, %zu thread%s, "
+		"seed %llu, in %s\n", r->p.file, r->time_s, r->nr_w,
+		r->nr_w == 1 ? "" : "s", (unsigned long long)r->seed,
+		ctx->dir);
+	for (size_t i = 0; i < r->nr_sets && !ret; i++)
+		ret = set_open(r, i);
+	if (!ret)
+		ret = do_setup(r);
+	if (!ret && !phase_stop_requested())
+		ret = do_run(r);
+	/* --verify: every file the run leaves, once more from the disk */
+	if (!ret && !phase_stop_requested() && r->verify)
+		ret = verify_phase_tree(ctx, NULL);
+	for (size_t i = 0; i < r->nr_sets; i++)
+		if (r->sets[i].fs)
+			set_close(&r->sets[i]);
+	for (size_t i = 0; i < r->nr_w; i++) {
+		free(r->w[i].buf);
+		free(r->w[i].lat);
+	}
+	free(r->w);
+	free(r->sets);
+	ffsb_profile_release(&r->p);
+	free(r);
+	return ret;
+}
+
+static const char *const ffsb_key_metrics[] = { "run/tps", NULL };
+
+const struct workload wl_ffsb = {
+	.name = "ffsb",
+	.summary = "FFSB profiles: weighted threads of create/read/write/"
+		   "append/fsync/delete/stat ops, transactions/s @ %CPU",
+	.phases = ffsb_phase_names,
+	/* Every rank runs the same setup and timed run in its own
+	 * directory; phase_end aggregates the ranks' transactions. */
+	.flags = WL_MPI_AWARE | WL_VERIFY,
+	.opts = ffsb_opt_table,
+	.opts_size = sizeof(struct ffsb_opts),
+	.check = ffsb_check,
+	.run = ffsb_run_fn,
+	.report = ffsb_report,
+	.report_compare = ffsb_report_compare,
+	.key_metrics = ffsb_key_metrics,
+};
