@@ -52,10 +52,15 @@ else
 	not_ok "show prints the modelled disk table next to wall time" "$(cat "$SCRATCH/show")"
 fi
 
-"$FSLAB" compare --db "$DB" >"$SCRATCH/cmp" 2>&1
-grep -Eq '^cold-read[^ ]*  disk\.time_s \[s\]  \(lower is better.*key$' "$SCRATCH/cmp" &&
-	ok "compare treats the modelled disk time as a key metric" ||
-	not_ok "compare treats the modelled disk time as a key metric" "$(grep disk.time_s "$SCRATCH/cmp")"
+"$FSLAB" compare --db "$DB" --format json >"$SCRATCH/cmp.json" 2>"$SCRATCH/cmp.err"
+if python3 - "$SCRATCH/cmp.json" <<'PY'
+import json, sys
+rows = [r for w in json.load(open(sys.argv[1]))["workloads"] for r in w["rows"]
+        if r["metric"] == "disk.time_s" and r["phase"].startswith("cold-read")]
+assert rows and all(r["key"] for r in rows), rows
+PY
+then ok "compare treats the modelled disk time as a key metric"
+else not_ok "compare treats the modelled disk time as a key metric" "$(cat "$SCRATCH/cmp.err")"; fi
 
 if "$FSLAB" report --db "$DB" -o "$SCRATCH/r.html" >/dev/null 2>&1 &&
 	python3 - "$SCRATCH/r.html" <<'PY'
