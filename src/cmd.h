@@ -30,6 +30,7 @@ int cmd_frag(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_age(int argc, char **argv);
+int cmd_disk(int argc, char **argv);
 
 /*
  * Each command's option table and help text (src/util/cmdopt.h), from
@@ -39,6 +40,7 @@ extern const struct cmdopt_cmd cmd_age_opts;
 extern const struct cmdopt_cmd cmd_cleanup_opts;
 extern const struct cmdopt_cmd cmd_compare_opts;
 extern const struct cmdopt_cmd cmd_compilebench_opts;
+extern const struct cmdopt_cmd cmd_disk_opts;
 extern const struct cmdopt_cmd cmd_frag_opts;
 extern const struct cmdopt_cmd cmd_list_opts;
 extern const struct cmdopt_cmd cmd_model_opts;

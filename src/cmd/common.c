@@ -100,6 +100,7 @@ const struct cmd_struct cmd_table[] = {
 	{ "cleanup", cmd_cleanup, &cmd_cleanup_opts },
 	{ "compare", cmd_compare, &cmd_compare_opts },
 	{ "compilebench", cmd_compilebench, &cmd_compilebench_opts },
+	{ "disk", cmd_disk, &cmd_disk_opts },
 	{ "frag", cmd_frag, &cmd_frag_opts },
 	{ "list", cmd_list, &cmd_list_opts },
 	{ "model", cmd_model, &cmd_model_opts },

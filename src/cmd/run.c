@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "runner.h"
 #include "trace/blktrace.h"
+#include "disk/diskmodel.h"
 #include "trace/hook.h"
 #include "util/defaults.h"
 #include "util/strbuf.h"
@@ -40,7 +41,7 @@ struct run_args {
 	struct cmdopt_store store;
 	bool no_store, tracing, quiet, no_space_check;
 	long long repeat, max_repeat;
-	const char *order, *aged_profile, *trace, *pause;
+	const char *order, *aged_profile, *trace, *pause, *disk_model;
 };
 
 static int add_target(const struct cmdopt *o, void *field, const char *arg,
@@ -190,6 +191,11 @@ static const struct cmdopt run_table[] = {
 			 set_trace,
 			 "trace block I/O of every (or the named) phase: "
 			 "seeks, layout score, latency as trace.* metrics"),
+	CMDOPT_STR(0, "disk-model", struct run_args, disk_model, "PROFILE",
+		   "with --trace: what the traced phases' requests would cost "
+		   "on this disk, as disk.* metrics: desktop-7200 (the "
+		   "default), laptop-5400, enterprise-15k or a profile file "
+		   "(README \"Modelled disk time\")"),
 	CMDOPT_CB_OPTARG(0, "fresh-vs-aged", struct run_args, aged_profile,
 			 "PROFILE", set_fresh_vs_aged,
 			 "also run every loop target aged to PROFILE "
@@ -292,6 +298,7 @@ int cmd_run(int argc, char **argv)
 	};
 	struct run_config cfg;
 	const char *aged_profile, *trace;
+	struct disk_profile disk;
 	bool tracing;
 	char err[512];
 	int first, rc;
@@ -361,7 +368,12 @@ int cmd_run(int argc, char **argv)
 				       sizeof(err)) < 0)
 			usage_die("%s", err);
 		free(known);
-		run_config_add_hook(&cfg, trace_phase_hook(trace));
+		if (disk_profile_load(a.disk_model ? a.disk_model :
+				      DISK_DEFAULT_PROFILE, &disk) < 0)
+			usage_die("bad --disk-model '%s'", a.disk_model);
+		run_config_add_hook(&cfg, trace_phase_hook(trace, &disk));
+	} else if (a.disk_model) {
+		usage_die("--disk-model needs --trace");
 	}
 
 	/* "fslab run ...", shell-quoted (argv_join): it pastes back. */
@@ -373,6 +385,8 @@ int cmd_run(int argc, char **argv)
 		rc = runner_execute(&cfg);
 		progress_stop();
 	}
+	if (tracing)
+		disk_profile_release(&disk);
 
 	for (size_t i = 0; i < cfg.nr_targets; i++)
 		target_spec_release(&cfg.targets[i]);

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "compare/order.h"
 #include "output/csv.h"
+#include "disk/diskphase.h"
 #include "output/json.h"
 #include "output/runreport.h"
 #include "output/provenance.h"
@@ -24,18 +25,24 @@
 struct show_args {
 	struct cmdopt_store store;
 	struct cmdopt_format fmt;
+	const char *disk_model;
 };
 
 static const struct cmdopt show_table[] = {
 	CMDOPT_INCLUDE_AT(struct show_args, store, cmdopt_store_opts),
 	CMDOPT_INCLUDE_AT(struct show_args, fmt, cmdopt_format_opts),
+	CMDOPT_STR(0, "disk-model", struct show_args, disk_model, "PROFILE",
+		   "re-apply the disk model to the traced phases' stored "
+		   "request samples with this profile (desktop-7200, "
+		   "laptop-5400, enterprise-15k or a file)"),
 	CMDOPT_TABLE_END,
 };
 
 const struct cmdopt_cmd cmd_show_opts = {
 	.name = "show",
 	.summary = "one run's results in its workloads' classic format",
-	.usage = "[RUN|latest|TAG] [--db PATH] [--format text|json|csv]",
+	.usage = "[RUN|latest|TAG] [--db PATH] [--format text|json|csv]\n"
+		 "[--disk-model PROFILE]",
 	.desc = "Show one stored run: RUN is a run id (see 'fslab results'), "
 		"a tag (the newest run with it) or 'latest' (the default).  "
 		"The text format is each workload's own report; csv has one "
@@ -45,6 +52,9 @@ const struct cmdopt_cmd cmd_show_opts = {
 };
 
 #define MIB (1024.0 * 1024.0)
+
+/* The profile --disk-model re-applied, for the table's title. */
+static const char *reapplied_model;
 
 static const char *str_or(const char *s, const char *dflt)
 {
@@ -166,6 +176,7 @@ static void print_wlrun(FILE *out, const struct run_rec *r,
 	else
 		print_generic(out, w);
 	print_phase_notes(out, w);
+	disk_print_phases(out, w, reapplied_model);
 }
 
 static void print_unfinished(FILE *out, const struct run_rec *r)
@@ -217,6 +228,7 @@ int cmd_show(int argc, char **argv)
 	struct show_args a = { .fmt.format = "text" };
 	const char *db, *format, *arg = NULL;
 	struct run_rec *r = NULL;
+	struct disk_profile disk;
 	struct store *st;
 	int64_t id = 0;
 	int first, rc = EXIT_RUNTIME;
@@ -232,9 +244,17 @@ int cmd_show(int argc, char **argv)
 		return cmdopt_usage_error(&cmd_show_opts, "unexpected argument "
 					  "'%s'", argv[first]);
 
-	if (store_open_existing(db, &st))
+	reapplied_model = a.disk_model;
+	if (reapplied_model && disk_profile_load(reapplied_model, &disk) < 0)
+		return EXIT_USAGE;
+	if (store_open_existing(db, &st)) {
+		if (reapplied_model)
+			disk_profile_release(&disk);
 		return EXIT_RUNTIME;
+	}
 	if (!store_resolve_run(st, arg, &id) && !store_load_run(st, id, &r)) {
+		if (reapplied_model)
+			disk_run_apply(&disk, r);
 		if (!strcmp(format, "json"))
 			rc = json_write_run(r, "-") ? EXIT_RUNTIME : EXIT_OK;
 		else if (!strcmp(format, "csv"))
@@ -244,5 +264,7 @@ int cmd_show(int argc, char **argv)
 	}
 	run_rec_free(r);
 	store_close(st);
+	if (reapplied_model)
+		disk_profile_release(&disk);
 	return rc;
 }

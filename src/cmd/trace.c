@@ -18,13 +18,14 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "disk/diskphase.h"
 #include "fs/state.h"
 #include "trace/blktrace.h"
 #include "trace/plot.h"
 #include "util/util.h"
 
 struct trace_args {
-	const char *dev, *png, *svg, *json, *blk;
+	const char *dev, *png, *svg, *json, *blk, *disk_model;
 };
 
 static const struct cmdopt trace_table[] = {
@@ -40,6 +41,10 @@ static const struct cmdopt trace_table[] = {
 	CMDOPT_STR(0, "trace-blk", struct trace_args, blk, "FILE",
 		   "also a blktrace binary stream, for 'blkparse -i - <FILE' "
 		   "and 'btt -i FILE' (Q, M/F, I, D and C events)"),
+	CMDOPT_STR(0, "disk-model", struct trace_args, disk_model, "PROFILE",
+		   "what the data requests would cost on this disk: "
+		   "desktop-7200 (the default), laptop-5400, enterprise-15k, "
+		   "or a profile file (README \"Modelled disk time\")"),
 	CMDOPT_TABLE_END,
 };
 
@@ -47,7 +52,8 @@ const struct cmdopt_cmd cmd_trace_opts = {
 	.name = "trace",
 	.summary = "block-I/O trace of a command: seeks, layout, pictures",
 	.usage = "--dev DEV [--png FILE] [--svg FILE] [--json FILE]\n"
-		 "[--trace-blk FILE] -- COMMAND [ARG]...",
+		 "[--trace-blk FILE] [--disk-model PROFILE]\n"
+		 "-- COMMAND [ARG]...",
 	.desc = "Trace the block requests of device DEV (block_rq_issue/"
 		"complete tracepoints in a private tracefs instance) while "
 		"COMMAND runs, then print requests, seeks, the layout score "
@@ -66,6 +72,43 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig)
 {
 	got_signal = sig;
+}
+
+/* The modelled disk: every data request, in issue order. */
+struct modelled {
+	const char *profile;
+	struct disk_result r;
+};
+
+static void model_disk(const struct disk_profile *p,
+		       const struct trace_result *res, struct modelled *md)
+{
+	struct rq_sample *rqs;
+	uint64_t total;
+	size_t n = trace_sample(res->rq, res->nr, res->start_ns, SIZE_MAX,
+				&rqs, &total);
+
+	md->profile = p->name;
+	disk_model_sample(p, rqs, n, total, &md->r);
+	free(rqs);
+}
+
+static void print_disk(FILE *out, const struct modelled *md, double wall_s)
+{
+	const struct disk_result *r = &md->r;
+
+	fprintf(out, "modelled disk (%s): %.3f s for a wall time of %.3f s",
+		md->profile, r->time_s, wall_s);
+	if (r->time_s > 0)
+		fprintf(out, ", %.2f MiB/s; seek %.3f s, rotation %.3f s, "
+			"transfer %.3f s (%.1f %% positioning); %llu "
+			"positionings, %llu buffer hits",
+			(double)r->bytes / 1048576.0 / r->time_s, r->seek_s,
+			r->rot_s, r->xfer_s,
+			100 * (r->seek_s + r->rot_s) / r->time_s,
+			(unsigned long long)r->positionings,
+			(unsigned long long)r->hits);
+	fputc('\n', out);
 }
 
 static void print_stats(FILE *out, const char *dev,
@@ -121,9 +164,25 @@ static json_t *num(double v)
 	return isnan(v) ? json_null() : json_real(v);
 }
 
+static json_t *disk_json(const struct modelled *md)
+{
+	const struct disk_result *r = &md->r;
+
+	return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I}",
+			 "profile", md->profile, "time_s", r->time_s,
+			 "seek_s", r->seek_s, "rotation_s", r->rot_s,
+			 "transfer_s", r->xfer_s, "seek_share",
+			 r->time_s > 0 ? (r->seek_s + r->rot_s) / r->time_s
+				       : 0.0,
+			 "requests", (json_int_t)r->reqs, "positionings",
+			 (json_int_t)r->positionings, "buffer_hits",
+			 (json_int_t)r->hits);
+}
+
 static int write_json(const char *path, const char *dev,
 		      const struct trace_result *res,
-		      const struct trace_stats *s, double wall_s)
+		      const struct trace_stats *s, double wall_s,
+		      const struct modelled *md)
 {
 	json_t *o = json_object(), *ts = json_array();
 	double bw = (double)s->bin_ns / 1e9;
@@ -175,6 +234,7 @@ static int write_json(const char *path, const char *dev,
 			"qd_avg", b->qd_avg, "qd_max", b->qd_max));
 	}
 	json_object_set_new(o, "series", ts);
+	json_object_set_new(o, "disk_model", disk_json(md));
 	if (!strcmp(path, "-"))
 		rc = json_dumpf(o, stdout, JSON_INDENT(1) |
 				JSON_REAL_PRECISION(10));
@@ -245,8 +305,10 @@ static int run_child(char **argv, pid_t *pidp)
 
 int cmd_trace(int argc, char **argv)
 {
-	struct trace_args a = { .dev = NULL };
+	struct trace_args a = { .disk_model = DISK_DEFAULT_PROFILE };
 	const char *dev, *png, *svg, *json, *blk;
+	struct disk_profile disk;
+	struct modelled md;
 	struct trace_capture *tc;
 	struct trace_result res;
 	struct trace_stats s;
@@ -281,6 +343,8 @@ int cmd_trace(int argc, char **argv)
 	if (optind >= argc)
 		return cmdopt_usage_error(&cmd_trace_opts, "needs a command "
 					  "after '--'");
+	if (disk_profile_load(a.disk_model, &disk) < 0)
+		return EXIT_USAGE;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -291,6 +355,7 @@ int cmd_trace(int argc, char **argv)
 
 	if (trace_capture_start(dev, blk ? TRACE_CAP_QUEUE : 0, &tc) < 0) {
 		state_finish();
+		disk_profile_release(&disk);
 		return EXIT_RUNTIME;
 	}
 	status = run_child(argv + optind, &pid);
@@ -300,6 +365,7 @@ int cmd_trace(int argc, char **argv)
 	state_finish();
 	if (status < 0) {
 		trace_result_release(&res);
+		disk_profile_release(&disk);
 		return EXIT_RUNTIME;
 	}
 	if (got_signal) {
@@ -316,9 +382,11 @@ int cmd_trace(int argc, char **argv)
 	}
 	wall_s = (double)(res.end_ns - res.start_ns) / 1e9;
 	trace_analyze(res.rq, res.nr, res.start_ns, res.end_ns, &s);
+	model_disk(&disk, &res, &md);
 	print_stats(json && !strcmp(json, "-") ? stderr : stdout, dev, &res,
 		    &s, wall_s);
-	if (json && write_json(json, dev, &res, &s, wall_s) < 0)
+	print_disk(json && !strcmp(json, "-") ? stderr : stdout, &md, wall_s);
+	if (json && write_json(json, dev, &res, &s, wall_s, &md) < 0)
 		rc = EXIT_RUNTIME;
 	if (png && trace_plot_png(png, res.rq, res.nr, &s, dev) < 0)
 		rc = EXIT_RUNTIME;
@@ -330,5 +398,6 @@ int cmd_trace(int argc, char **argv)
 		trace_plot_cleanup();
 	trace_stats_release(&s);
 	trace_result_release(&res);
+	disk_profile_release(&disk);
 	return rc;
 }

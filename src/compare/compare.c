@@ -513,6 +513,8 @@ static void add_row(struct cmp_table *t, const struct compare_opts *o,
 		key = key_match(o, ph->name, mt->name);
 	else
 		key = mt->better == BETTER_HIGHER && rep_unit_is_rate(mt->unit);
+	/* Traced phases: the modelled disk time (src/disk/). */
+	key = key || !strcmp(mt->name, "disk.time_s");
 	traced = compare_traced_metric(mt->name) &&
 		 (!t->key_from_workload || key_phase(o, ph->name));
 	if (!key && !traced &&

@@ -196,7 +196,9 @@ static bool same_device(const char *path, dev_t rdev)
 	       st.st_rdev == rdev;
 }
 
-int blkdev_check(const char *dev, const char *destroy_data)
+/* verb: what is refused ("format"); read_only: signatures are fine. */
+static int check_dev(const char *dev, const char *destroy_data,
+		     const char *verb, bool read_only)
 {
 	struct devset s = { 0 };
 	struct stat st;
@@ -209,40 +211,44 @@ int blkdev_check(const char *dev, const char *destroy_data)
 		return -2;
 	}
 	if (!S_ISBLK(st.st_mode)) {
-		error("refusing to format '%s': not a block device", dev);
+		error("refusing to %s '%s': not a block device", verb, dev);
 		return -2;
 	}
 	collect_devs(st.st_rdev, &s);
 
 	what = mount_find_devno(s.devno, s.nr);
 	if (what) {
-		error("refusing to format '%s': it %s mounted on '%s'", dev,
+		error("refusing to %s '%s': it %s mounted on '%s'", verb, dev,
 		      s.nr > 1 ? "or one of its partitions is" : "is", what);
 		goto out;
 	}
 	what = swap_user(&s);
 	if (what) {
-		error("refusing to format '%s': '%s' is in use as swap", dev,
-		      what);
+		error("refusing to %s '%s': '%s' is in use as swap", verb,
+		      dev, what);
 		goto out;
 	}
 	for (i = 0; i < s.nr && !what; i++)
 		if ((what = first_holder(s.sys[i])))
-			error("refusing to format '%s': it is held by '%s' "
-			      "(LVM, md or device-mapper)", dev, what);
+			error("refusing to %s '%s': it is held by '%s' "
+			      "(LVM, md or device-mapper)", verb, dev, what);
 	if (what)
 		goto out;
 
 	fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == EBUSY)
-			error("refusing to format '%s': another program has it "
-			      "open exclusively", dev);
+			error("refusing to %s '%s': another program has it "
+			      "open exclusively", verb, dev);
 		else
 			error_errno("cannot open '%s'", dev);
 		goto out;
 	}
 	close(fd);
+	if (read_only) {
+		ret = 0;
+		goto out;
+	}
 
 	what = signatures(dev);
 	if (what && !same_device(destroy_data, st.st_rdev)) {
@@ -264,6 +270,16 @@ out:
 	free(what);
 	devset_release(&s);
 	return ret;
+}
+
+int blkdev_check(const char *dev, const char *destroy_data)
+{
+	return check_dev(dev, destroy_data, "format", false);
+}
+
+int blkdev_check_unused(const char *dev, const char *verb)
+{
+	return check_dev(dev, NULL, verb, true);
 }
 
 int blkdev_size(const char *dev, uint64_t *size)

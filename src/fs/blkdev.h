@@ -19,6 +19,12 @@
  * other errors.  Writes nothing.
  */
 int blkdev_check(const char *dev, const char *destroy_data);
+/*
+ * The same checks for a reader: refuse ("refusing to VERB ...") a device
+ * that is not a block device, or that it or a partition of it is mounted,
+ * swap, held or opened exclusively; a signature is fine.  0 or -2.
+ */
+int blkdev_check_unused(const char *dev, const char *verb);
 /* Size of a block device in bytes.  0 or -1 (printed). */
 int blkdev_size(const char *dev, uint64_t *size);
 /* /sys/class/block name of a device number ("sda1", "loop3"), or NULL. */

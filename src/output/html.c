@@ -864,6 +864,107 @@ static void html_provenance(FILE *out, const struct html_section *secs,
 	free(seen);
 }
 
+/* ---- modelled disk time next to the measured one ---- */
+
+static bool same_phase(const struct phase_rec *a, const struct phase_rec *b)
+{
+	return !strcmp(a->name, b->name) &&
+	       !strcmp(a->label ? a->label : "", b->label ? b->label : "");
+}
+
+/* Mean wall time and disk.time_s of the phases like key in group g. */
+static void disk_means(const struct cmp_group *g, const struct phase_rec *key,
+		       double *wall, double *disk)
+{
+	double sw = 0, sd = 0;
+	size_t n = 0;
+
+	for (size_t r = 0; r < g->nr_reps; r++)
+		for (size_t i = 0; i < g->reps[r]->nr_phases; i++) {
+			const struct phase_rec *p = &g->reps[r]->phases[i];
+			const struct metric *m;
+
+			if (!p->name || !same_phase(p, key) ||
+			    !(m = phase_rec_metric(p, "disk.time_s")))
+				continue;
+			sw += (double)p->m.wall_ns / 1e9;
+			sd += m->value;
+			n++;
+		}
+	*wall = n ? sw / (double)n : NAN;
+	*disk = n ? sd / (double)n : NAN;
+}
+
+/*
+ * Per traced phase (name and label) and configuration: the measured wall
+ * time and the modelled disk time (disk.*, src/disk/), means over the
+ * repetitions.  Nothing without modelled phases.
+ */
+static void disk_model_table(FILE *out, const struct html_section *sec)
+{
+	const struct cmp_table *t = sec->table;
+	const struct phase_rec **rows = NULL;
+	size_t nr = 0, alloc = 0;
+
+	for (size_t g = 0; g < t->nr_groups; g++)
+		for (size_t r = 0; r < sec->groups[g].nr_reps; r++) {
+			const struct wlrun_rec *w = sec->groups[g].reps[r];
+
+			for (size_t i = 0; i < w->nr_phases; i++) {
+				const struct phase_rec *p = &w->phases[i];
+				size_t k;
+
+				if (!p->name ||
+				    !phase_rec_metric(p, "disk.time_s"))
+					continue;
+				for (k = 0; k < nr; k++)
+					if (same_phase(rows[k], p))
+						break;
+				if (k == nr) {
+					ALLOC_GROW(rows, nr + 1, alloc);
+					rows[nr++] = p;
+				}
+			}
+		}
+	if (!nr)
+		return;
+	fputs("<h3>modelled disk time</h3>\n<p class=note>What each traced "
+	      "phase's block requests would cost on a rotating disk "
+	      "(disk.time_s: seek curve, rotation, zoned transfer, track "
+	      "buffer; README \"Modelled disk time\"), next to the measured "
+	      "wall time; means over repetitions.</p>\n<table>\n<tr><th "
+	      "class=l>phase</th><th class=l>label</th>", out);
+	for (size_t g = 0; g < t->nr_groups; g++) {
+		fputs("<th>", out);
+		html_escape(out, t->labels[g]);
+		fputs(" measured s</th><th>modelled s</th><th>modelled / "
+		      "measured</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t k = 0; k < nr; k++) {
+		fputs("<tr><td class=l>", out);
+		html_escape(out, rows[k]->name);
+		fputs("</td><td class=l>", out);
+		html_escape(out, rows[k]->label ? rows[k]->label : "");
+		fputs("</td>", out);
+		for (size_t g = 0; g < t->nr_groups; g++) {
+			double wall, disk;
+
+			disk_means(&sec->groups[g], rows[k], &wall, &disk);
+			fputs("<td>", out);
+			num(out, wall);
+			fputs("</td><td class=v>", out);
+			num(out, disk);
+			fputs("</td><td>", out);
+			num(out, wall > 0 ? disk / wall : NAN);
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	free(rows);
+}
+
 int html_write_report(FILE *out, const char *title,
 		      const struct html_section *secs, size_t nr,
 		      const struct compare_opts *o)
@@ -906,6 +1007,7 @@ int html_write_report(FILE *out, const char *title,
 		fputs("</b>.</p>\n", out);
 		differences(out, t);
 		classic(out, &secs[i]);
+		disk_model_table(out, &secs[i]);
 		if (t->nr_groups > 1)
 			rollup(out, t, o);
 		for (size_t r = 0; r < t->nr_rows && !rc; r++) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "disk/diskphase.h"
 #include "fs/target.h"
 #include "trace/blktrace.h"
 #include "util/util.h"
@@ -20,6 +21,7 @@
 struct hook_data {
 	char **phases;             /* NULL = all */
 	struct trace_capture *tc;
+	const struct disk_profile *disk;
 	bool warned;
 };
 
@@ -79,6 +81,8 @@ static void hook_end(void *data, struct wl_ctx *ctx, struct phase_rec *rec)
 	rec->nr_rqs = trace_sample(res.rq, res.nr, res.start_ns,
 				   TRACE_SAMPLE_MAX, &rec->rqs,
 				   &rec->rqs_total);
+	if (hd->disk)
+		disk_phase_apply(hd->disk, rec);
 	phase_rec_add_metric(rec, "trace.lost_events", (double)res.lost,
 			     "events", BETTER_NONE);
 	phase_rec_add_metric(rec, "trace.loop_device",
@@ -91,7 +95,8 @@ static void hook_end(void *data, struct wl_ctx *ctx, struct phase_rec *rec)
 	trace_result_release(&res);
 }
 
-const struct phase_hook *trace_phase_hook(const char *phases)
+const struct phase_hook *trace_phase_hook(const char *phases,
+					  const struct disk_profile *disk)
 {
 	static const struct phase_hook hook = {
 		.name = "trace",
@@ -100,6 +105,7 @@ const struct phase_hook *trace_phase_hook(const char *phases)
 		.data = &hook_data,
 	};
 
+	hook_data.disk = disk;
 	if (phases && *phases) {
 		char *copy = xstrdup(phases), *tok, *save = NULL;
 		size_t n = 0, alloc = 0;

@@ -7,11 +7,16 @@
 
 #include "phase.h"
 
+struct disk_profile;
+
 /*
  * The phase hook that traces the target's device during the named
  * phases (comma-separated; NULL or "" = all) and stores the figures as
- * trace.* metrics.  Give it to run_config_add_hook(); one per process.
+ * trace.* metrics, and, with a disk profile (kept, not copied), the
+ * modelled disk time as disk.* metrics.  Give it to
+ * run_config_add_hook(); one per process.
  */
-const struct phase_hook *trace_phase_hook(const char *phases);
+const struct phase_hook *trace_phase_hook(const char *phases,
+					  const struct disk_profile *disk);
 
 #endif
