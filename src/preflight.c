@@ -348,8 +348,8 @@ int preflight_run(const struct run_config *cfg, bool space)
 			return 0;
 		if (!p.nr) {
 			if (par_rank() == 0)
-				error("rank %d failed pre-flight: %s", bad,
-				      why);
+				error("rank %d failed pre-flight: %s (on host "
+				      "%s)", bad, why, par_host(bad));
 			return EXIT_USAGE;
 		}
 	}

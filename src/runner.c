@@ -725,9 +725,11 @@ teardown:
 	if (cfg->fresh_vs_aged && cfg->nr_wls && par_rank() == 0)
 		print_fresh_vs_aged(&rn);
 out:
-	/* The shell's convention for "killed by signal N". */
+	/* The shell's convention for "killed by signal N"; a reader that
+	 * went away (no signal: SIGPIPE is ignored) is a runtime failure. */
 	if (stop_requested)
-		exit_code = 128 + interrupt_signal();
+		exit_code = interrupt_signal() ? 128 + interrupt_signal()
+					       : EXIT_RUNTIME;
 	status = stop_requested ? "incomplete"
 		 : exit_code   ? "failed"
 			       : "complete";

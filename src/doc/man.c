@@ -347,7 +347,7 @@ static void page_fslab(FILE *out)
 	fputs(".SH EXIT STATUS\n"
 	      ".TP\n.B 0\nsuccess\n"
 	      ".TP\n.B 1\na run or command failed\n"
-	      ".TP\n.B 2\nusage error, or a refused target (bad spec, "
+	      ".TP\n.B 2\nusage error, or a refused target\n(bad spec, "
 	      "unsafe device, missing path, pre-flight)\n"
 	      ".TP\n.B 3\na significant regression "
 	      "(\\fBcompare \\-\\-fail\\-on\\-regression\\fR)\n"

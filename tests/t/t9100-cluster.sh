@@ -19,7 +19,7 @@ CL=$TOP/tests/cluster/cluster.sh
 C=$SCRATCH/cluster
 M=$C/mnt
 mkdir "$C"
-gl_before=$(pgrep '^gluster' | sort)
+gl_before=$(pgrep -r R,S,D,T,t,I '^gluster' | sort)
 # Registered before it exists: a half-built cluster goes too.
 cleanup_add "'$CL' down '$C'"
 if ! timeout 240 "$CL" up "$C" >"$SCRATCH/up.out" 2>&1; then
@@ -153,14 +153,14 @@ timeout 120 "$CL" mpirun "$C" -np 2 --map-by node "$FSLAB" run --target "dir:$M"
 	--workload metadata:files=10 : -np 1 "$FSLAB" run --target "dir:$M/no-such-dir" --no-store \
 	--workload metadata:files=10 >"$SCRATCH/bad.out" 2>&1
 rc=$?
-[ $rc -ne 0 ] && grep -q "rank 2 failed to set up its target: .*no-such-dir.* (on host c[123])$" "$SCRATCH/bad.out" &&
+[ $rc -ne 0 ] && grep -Eq "rank 2 failed (to set up its target|pre-flight): .*no-such-dir.* \(on host c[123]\)$" "$SCRATCH/bad.out" &&
 	ok "a failing rank is named with its host" || not_ok "a failing rank is named with its host" "exit $rc" "$(grep -i fail "$SCRATCH/bad.out")"
 
 # Teardown: no namespace, mount, loop device or gluster process left.
 "$CL" down "$C" >"$SCRATCH/down.out" 2>&1
 left=$("$CL" leftovers "$C")
 [ -z "$left" ] && ok "teardown: no process in the hosts' namespaces, no mount, no loop device" || not_ok "teardown leaves nothing" "$left"
-gl_after=$(pgrep '^gluster' | sort)
+gl_after=$(pgrep -r R,S,D,T,t,I '^gluster' | sort)
 [ "$gl_after" = "$gl_before" ] && ok "teardown: no gluster process left" || not_ok "teardown: no gluster process left" "$(pgrep -a '^gluster')"
 ns=0
 # (the switch has a network namespace only: its mntns is the machine's)
