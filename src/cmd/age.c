@@ -170,7 +170,7 @@ const struct cmdopt_cmd cmd_age_opts = {
 /* -1 to go on, or the exit code (help printed, or a usage error). */
 static int parse_args(int argc, char **argv, struct age_args *a)
 {
-	int optind;
+	int argi;
 
 	memset(a, 0, sizeof(*a));
 	a->profile = "desktop";
@@ -180,16 +180,16 @@ static int parse_args(int argc, char **argv, struct age_args *a)
 	a->budget_x = FSLAB_DEFAULT_AGE_BUDGET_X;
 	a->data = true;
 	a->scratch = TARGET_DEFAULT_SCRATCH;
-	optind = cmdopt_parse(&cmd_age_opts, argc, argv, a);
-	if (optind < 0)
-		return cmdopt_exit(optind);
+	argi = cmdopt_parse(&cmd_age_opts, argc, argv, a);
+	if (argi < 0)
+		return cmdopt_exit(argi);
 	if (a->check)
 		return -1;
-	if (optind < argc)
-		a->path = argv[optind++];
-	if (optind < argc)
+	if (argi < argc)
+		a->path = argv[argi++];
+	if (argi < argc)
 		return cmdopt_usage_error(&cmd_age_opts, "unexpected argument "
-					  "'%s'", argv[optind]);
+					  "'%s'", argv[argi]);
 	if (!!a->path == !!a->target)
 		return cmdopt_usage_error(&cmd_age_opts, "name either a "
 					  "directory PATH or --target SPEC");

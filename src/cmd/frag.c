@@ -207,16 +207,16 @@ int cmd_frag(int argc, char **argv)
 	struct frag_freesp fsp;
 	const char *db, *tag, *bins_arg;
 	char *options;
-	int rc, exit_code = EXIT_OK, optind;
+	int rc, exit_code = EXIT_OK, argi;
 
 	frag_opts_default(&a.o);
 	a.jobs = a.o.jobs;
 	a.worst = (long long)a.o.worst;
 	a.batch = a.o.batch;
-	optind = cmdopt_parse(&cmd_frag_opts, argc, argv, &a);
-	if (optind < 0)
-		return cmdopt_exit(optind);
-	if (optind >= argc)
+	argi = cmdopt_parse(&cmd_frag_opts, argc, argv, &a);
+	if (argi < 0)
+		return cmdopt_exit(argi);
+	if (argi >= argc)
 		return cmdopt_usage_error(&cmd_frag_opts, "needs at least one "
 					  "PATH");
 	if (a.json && a.list)
@@ -241,8 +241,8 @@ int cmd_frag(int argc, char **argv)
 	o.progress = isatty(STDERR_FILENO) && !list;
 
 	measure_snap(&s0, NULL);
-	rc = frag_survey((const char *const *)argv + optind,
-			 (size_t)(argc - optind), &o, &res);
+	rc = frag_survey((const char *const *)argv + argi,
+			 (size_t)(argc - argi), &o, &res);
 	measure_snap(&s1, NULL);
 	if (rc < 0) {
 		frag_result_release(&res);
@@ -251,7 +251,7 @@ int cmd_frag(int argc, char **argv)
 	measure_diff(&s0, &s1, &m);
 	memset(&fsp, 0, sizeof(fsp));
 	if (freesp && !list)
-		frag_freesp_probe(argv[optind], &fsp);
+		frag_freesp_probe(argv[argi], &fsp);
 	else
 		snprintf(fsp.why, sizeof(fsp.why), "not asked for");
 
@@ -267,7 +267,7 @@ int cmd_frag(int argc, char **argv)
 	} else if (!list) {
 		frag_print_text(stdout, &res);
 		if (freesp)
-			frag_print_freesp(stdout, argv[optind], &fsp);
+			frag_print_freesp(stdout, argv[argi], &fsp);
 	}
 	if (db) {
 		/* the "frag" workload's options, so show and compare
@@ -280,8 +280,8 @@ int cmd_frag(int argc, char **argv)
 
 		options = opt_format(wl_frag.opts, &wo);
 		if (store_survey(db, argc, argv, tag,
-				 (const char *const *)argv + optind,
-				 (size_t)(argc - optind), options, &res,
+				 (const char *const *)argv + argi,
+				 (size_t)(argc - argi), options, &res,
 				 &fsp, &m) < 0)
 			exit_code = EXIT_RUNTIME;
 		free(options);

@@ -313,13 +313,13 @@ int cmd_trace(int argc, char **argv)
 	struct trace_result res;
 	struct trace_stats s;
 	struct sigaction sa;
-	int status, rc = EXIT_OK, optind;
+	int status, rc = EXIT_OK, argi;
 	double wall_s;
 	pid_t pid = 0;
 
-	optind = cmdopt_parse(&cmd_trace_opts, argc, argv, &a);
-	if (optind < 0)
-		return cmdopt_exit(optind);
+	argi = cmdopt_parse(&cmd_trace_opts, argc, argv, &a);
+	if (argi < 0)
+		return cmdopt_exit(argi);
 	dev = a.dev;
 	png = a.png;
 	svg = a.svg;
@@ -340,7 +340,7 @@ int cmd_trace(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind >= argc)
+	if (argi >= argc)
 		return cmdopt_usage_error(&cmd_trace_opts, "needs a command "
 					  "after '--'");
 	if (disk_profile_load(a.disk_model, &disk) < 0)
@@ -358,7 +358,7 @@ int cmd_trace(int argc, char **argv)
 		disk_profile_release(&disk);
 		return EXIT_RUNTIME;
 	}
-	status = run_child(argv + optind, &pid);
+	status = run_child(argv + argi, &pid);
 	if (trace_capture_stop(tc, &res) < 0)
 		rc = EXIT_RUNTIME;
 	trace_teardown();
@@ -373,10 +373,10 @@ int cmd_trace(int argc, char **argv)
 		rc = 128 + got_signal;  /* as every command (README) */
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		if (WIFEXITED(status))
-			error("'%s' exited with %d", argv[optind],
+			error("'%s' exited with %d", argv[argi],
 			      WEXITSTATUS(status));
 		else
-			error("'%s' was killed by signal %d", argv[optind],
+			error("'%s' was killed by signal %d", argv[argi],
 			      WTERMSIG(status));
 		rc = EXIT_RUNTIME;
 	}
