@@ -64,6 +64,16 @@ wait_for() {
 	return 1
 }
 
+# True when none of the PIDs is a live process (a zombie is not).
+gone() {
+	local p st
+	for p; do
+		st=$(ps -o stat= -p "$p" 2>/dev/null) || continue
+		case "$st" in Z*) ;; *) return 1 ;; esac
+	done
+	return 0
+}
+
 hosts() {
 	cat "$C/hosts" 2>/dev/null
 }
@@ -226,7 +236,7 @@ $NET.$((10 + i)) c$i"
 
 # Kill every process in each namespace, TERM then KILL, holder last.
 down() {
-	local name p left i img l
+	local name p left i img l signalled=
 	[ -d "$C" ] || return 0
 	for name in $(tac "$C/holders" 2>/dev/null); do
 		# Unmount the FUSE client and the brick first, so they go
@@ -237,6 +247,7 @@ down() {
 		for sig in TERM KILL; do
 			left=$(ns_pids "$name" | grep -vx "$(holder "$name")")
 			[ -z "$left" ] && break
+			signalled="$signalled $left"
 			# shellcheck disable=SC2086
 			kill -$sig $left 2>/dev/null
 			for ((i = 0; i < 50; i++)); do
@@ -250,6 +261,7 @@ down() {
 		fi
 		p=$(holder "$name")
 		if [ -n "$p" ] && holder_ok "$name"; then
+			signalled="$signalled $p"
 			kill -KILL "$p" 2>/dev/null
 			wait_for 5 sh -c "! test -e /proc/$p/ns/net"
 		fi
@@ -263,6 +275,11 @@ down() {
 			losetup -d "$l" 2>/dev/null
 		done
 	done
+	# A dying process leaves its namespaces before it is gone (a FUSE
+	# client or a brick can take seconds on a loaded machine), so the
+	# namespace scan above can come up empty too early: wait for the
+	# processes themselves.
+	wait_for 60 gone $signalled
 	wait_for 10 sh -c "! '$HERE/cluster.sh' leftovers '$C' | grep -q ."
 	rm -f "$C/hosts" "$C/holders" "$C/images"
 }

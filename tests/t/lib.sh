@@ -209,6 +209,27 @@ metric_full() {
 num_ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 num_lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 
+# trace_instances [DIR]: the tracefs instances a test may judge, one a
+# line: every instance except an fslab-PID-N whose PID is alive.  The
+# machine may be shared, and another fslab tracing meanwhile owns its
+# instances; a test's own runs have exited by the time it looks, so what
+# they left behind is still listed.
+trace_instances() {
+	local d=${1:-} i p
+	[ -n "$d" ] || d=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	[ -d "$d/instances" ] || return 0
+	for i in "$d"/instances/*; do
+		[ -e "$i" ] || continue
+		i=${i##*/}
+		case "$i" in
+		fslab-[0-9]*-*)
+			p=${i#fslab-}
+			[ -d "/proc/${p%%-*}" ] && continue ;;
+		esac
+		echo "$i"
+	done
+}
+
 finish() {
 	echo "1..$_ntest"
 	[ "$_nfail" -eq 0 ]

@@ -14,7 +14,8 @@ need_cmd mkfs.ext4
 scratch_dir
 
 # What fslab must leave as it found it: whether tracefs is mounted, and
-# if so tracing_on, the block events' enables and the instances.
+# if so tracing_on, the block events' enables and the instances (but
+# those of other fslabs running meanwhile).
 tracefs_state() {
 	local d
 	d=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
@@ -27,7 +28,7 @@ tracefs_state() {
 	for e in "$d"/events/block/*/enable; do
 		echo "$e $(cat "$e")"
 	done
-	ls "$d/instances"
+	trace_instances "$d"
 }
 
 check_tracefs() {

@@ -31,7 +31,7 @@ echo "# seed $seed (FSLAB_KILL_SEED=$seed reproduces the delays)"
 run=("$FSLAB" run --target ext4:size=1G --db "$DB" --scratch "$SCRATCH"
 	--workload "compilebench:initial-dirs=2,runs=6,sources=$SCRATCH/cbdata")
 instances() {
-	ls -d /sys/kernel/tracing/instances/fslab-* 2>/dev/null
+	trace_instances | grep '^fslab-'
 }
 before_instances=$(instances)
 
