@@ -108,8 +108,12 @@ need_loop() {
 	[ -e /dev/loop-control ] || _need "needs loop devices (/dev/loop-control)"
 }
 
+# need_cmd CMD...: skip the file unless every CMD is on the PATH.
 need_cmd() {
-	command -v "$1" >/dev/null 2>&1 || _need "needs $1"
+	local c
+	for c; do
+		command -v "$c" >/dev/null 2>&1 || _need "needs $c"
+	done
 }
 
 scratch_dir() {

@@ -11,25 +11,16 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cbdata.sh"
 need_loop
-need_cmd sqlite3
-need_cmd python3
-need_cmd mkfs.ext4
+need_cmd sqlite3 python3 mkfs.ext4
 scratch_dir
-have_cbdata || _need "compilebench data sets at $CBDATA"
-make_small_cbdata "$SCRATCH/cbdata"
+need_small_cbdata
 
 check "compare --help" "$FSLAB" compare --help
 check_exit "compare: unknown format exits 2" 2 "$FSLAB" compare --format xml
 check_exit "compare: bad --min-change exits 2" 2 "$FSLAB" compare --min-change x
 check_exit "compare: missing database exits 1" 1 "$FSLAB" compare --db "$SCRATCH/none.db"
 
-"$FSLAB" run -t ext4:size=1G -t 'ext4:size=1G,mount=noatime,name=noatime' \
-	-w "compilebench:initial-dirs=2,runs=6,sources=$SCRATCH/cbdata" \
-	--repeat 3 --tag cmp --db "$DB" --scratch "$SCRATCH" \
-	>"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
-rc=$?
-if [ $rc -eq 0 ]; then ok "two targets x three repetitions run"; else
-	not_ok "two targets x three repetitions run" "exit $rc" "$(tail -20 "$SCRATCH/run.err")"; fi
+cb_two_target_run cmp "two targets x three repetitions run"
 run=$(sqlite3 "$DB" "select id from runs where tag = 'cmp'")
 
 out=$SCRATCH/cmp.txt

@@ -9,8 +9,7 @@
 . "$(dirname "$0")/cbdata.sh"
 . "$(dirname "$0")/verifylib.sh"
 verify_setup
-have_cbdata || _need "compilebench data sets at $CBDATA"
-make_small_cbdata "$SCRATCH/cbdata"
+need_small_cbdata
 # seed 1 patches (read, truncate, rewrite through O_APPEND) then reads;
 # seed 4 compiles (appends to the trees)
 cb="compilebench:initial-dirs=2,runs=10,seed=1,sources=$SCRATCH/cbdata"
