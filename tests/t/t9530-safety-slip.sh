@@ -8,21 +8,30 @@ need_root
 need_cmd python3
 scratch_dir
 
+# tree_run OPTIONS: tree:OPTIONS on the dir: target; sets out and rc.
+tree_run() {
+	out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
+		--workload "tree:$1" 2>&1)
+	rc=$?
+}
+
+# slip_refused OPTIONS WHAT DESC MSG: tree:OPTIONS fails saying MSG (test
+# DESC) and WHAT wrote nothing outside.
+slip_refused() {
+	tree_run "$1"
+	[ $rc -ne 0 ] && [[ $out == *"$4"* ]] && ok "$3" || not_ok "$3" "exit $rc" "$out"
+	[ -z "$(ls -A "$SCRATCH/outside")" ] && ok "$2 wrote nothing outside" ||
+		not_ok "$2 wrote nothing outside" "$(ls -la "$SCRATCH/outside")"
+}
+
 install -d "$SCRATCH/outside" "$SCRATCH/target"
 printf 'esc -> %s\nesc/pwned 4096\n' "$SCRATCH/outside" >"$SCRATCH/slip.model"
-out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
-	--workload "tree:model=$SCRATCH/slip.model" 2>&1)
-rc=$?
-[ $rc -ne 0 ] && [[ $out == *"$SCRATCH/slip.model:2: 'esc/pwned' lies beneath the symlink 'esc'"* ]] &&
-	ok "slip model refused with file:line" ||
-	not_ok "slip model refused with file:line" "exit $rc" "$out"
-[ -z "$(ls -A "$SCRATCH/outside")" ] && ok "slip model wrote nothing outside" ||
-	not_ok "slip model wrote nothing outside" "$(ls -la "$SCRATCH/outside")"
+slip_refused "model=$SCRATCH/slip.model" "slip model" "slip model refused with file:line" \
+	"$SCRATCH/slip.model:2: 'esc/pwned' lies beneath the symlink 'esc'"
 
 # The link declared after the entry it would stand above: refused too.
 printf 'esc/pwned 4096\nesc -> %s\n' "$SCRATCH/outside" >"$SCRATCH/slip2.model"
-out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
-	--workload "tree:model=$SCRATCH/slip2.model" 2>&1)
+tree_run "model=$SCRATCH/slip2.model"
 [[ $out == *"$SCRATCH/slip2.model:2: link 'esc' would stand above 'esc/pwned'"* ]] &&
 	ok "a link above an earlier entry is refused" ||
 	not_ok "a link above an earlier entry is refused" "$out"
@@ -36,14 +45,8 @@ with tarfile.open(sys.argv[1], "w") as t:
     f = tarfile.TarInfo("esc/pwned"); f.size = len(data)
     t.addfile(f, io.BytesIO(data))
 PY
-out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
-	--workload "tree:tarball=$SCRATCH/slip.tar" 2>&1)
-rc=$?
-[ $rc -ne 0 ] && [[ $out == *"$SCRATCH/slip.tar: entry 2: 'esc/pwned' lies beneath the symlink 'esc'"* ]] &&
-	ok "slip tarball refused, naming the entry" ||
-	not_ok "slip tarball refused, naming the entry" "exit $rc" "$out"
-[ -z "$(ls -A "$SCRATCH/outside")" ] && ok "slip tarball wrote nothing outside" ||
-	not_ok "slip tarball wrote nothing outside" "$(ls -la "$SCRATCH/outside")"
+slip_refused "tarball=$SCRATCH/slip.tar" "slip tarball" "slip tarball refused, naming the entry" \
+	"$SCRATCH/slip.tar: entry 2: 'esc/pwned' lies beneath the symlink 'esc'"
 
 python3 - "$SCRATCH/over.tar" "$SCRATCH/victim" <<'PY'
 import io, sys, tarfile
@@ -55,8 +58,7 @@ with tarfile.open(sys.argv[1], "w") as t:
     t.addfile(f, io.BytesIO(data))
 PY
 echo precious >"$SCRATCH/victim"
-out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
-	--workload "tree:tarball=$SCRATCH/over.tar" 2>&1)
+tree_run "tarball=$SCRATCH/over.tar"
 [[ $out == *"entry 2: 'f' would be written through the symlink"* ]] &&
 	[ "$(cat "$SCRATCH/victim")" = precious ] &&
 	ok "a file entry over an earlier symlink is refused" ||
