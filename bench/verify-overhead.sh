@@ -17,15 +17,11 @@
 # memory copy instead of a disk.  Needs root.  Timings are printed, never
 # asserted.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-fslab=${FSLAB:-$top/build/fslab}
+. "$(dirname "$0")/lib.sh"
 size=${1:-512}
 repeat=${2:-3}
-work=$(mktemp -d /var/tmp/fslab-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-export FSLAB_STATE_DIR=$work/state
-
-make -C "$top" -s -j2 build/fslab >/dev/null
+bench_work
+bench_build
 pkgs="sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent"
 pkg-config --exists ompi-c && pkgs="$pkgs ompi-c"
 objs=$(ls "$top"/build/src/*.o "$top"/build/src/*/*.o | grep -v '/build/src/main\.o$')
