@@ -22,9 +22,10 @@ size=${1:-512}
 repeat=${2:-3}
 bench_work
 bench_build
-pkgs="sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent"
+# the Makefile's PKGS, and every object but main's, however deep
+pkgs="sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent liburing"
 pkg-config --exists ompi-c && pkgs="$pkgs ompi-c"
-objs=$(ls "$top"/build/src/*.o "$top"/build/src/*/*.o | grep -v '/build/src/main\.o$')
+objs=$(find "$top/build/src" -name '*.o' ! -path "$top/build/src/main.o" | sort)
 # shellcheck disable=SC2086
 cc -O2 -std=c17 -D_GNU_SOURCE -I"$top/src" -o "$work/verify-speed" \
 	"$top/bench/verify-speed.c" $objs $(pkg-config --libs $pkgs) -lm -pthread
