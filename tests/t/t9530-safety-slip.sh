@@ -36,27 +36,26 @@ tree_run "model=$SCRATCH/slip2.model"
 	ok "a link above an earlier entry is refused" ||
 	not_ok "a link above an earlier entry is refused" "$out"
 
-python3 - "$SCRATCH/slip.tar" "$SCRATCH/outside" <<'PY'
+# link_then_file TAR LINK TARGET FILE: a tarball of the symlink LINK ->
+# TARGET, then a file FILE holding "pwned".
+link_then_file() {
+	python3 - "$@" <<'PY'
 import io, sys, tarfile
-with tarfile.open(sys.argv[1], "w") as t:
-    l = tarfile.TarInfo("esc"); l.type = tarfile.SYMTYPE; l.linkname = sys.argv[2]
+tar, link, target, name = sys.argv[1:]
+with tarfile.open(tar, "w") as t:
+    l = tarfile.TarInfo(link); l.type = tarfile.SYMTYPE; l.linkname = target
     t.addfile(l)
     data = b"pwned\n"
-    f = tarfile.TarInfo("esc/pwned"); f.size = len(data)
+    f = tarfile.TarInfo(name); f.size = len(data)
     t.addfile(f, io.BytesIO(data))
 PY
+}
+
+link_then_file "$SCRATCH/slip.tar" esc "$SCRATCH/outside" esc/pwned
 slip_refused "tarball=$SCRATCH/slip.tar" "slip tarball" "slip tarball refused, naming the entry" \
 	"$SCRATCH/slip.tar: entry 2: 'esc/pwned' lies beneath the symlink 'esc'"
 
-python3 - "$SCRATCH/over.tar" "$SCRATCH/victim" <<'PY'
-import io, sys, tarfile
-with tarfile.open(sys.argv[1], "w") as t:
-    l = tarfile.TarInfo("f"); l.type = tarfile.SYMTYPE; l.linkname = sys.argv[2]
-    t.addfile(l)
-    data = b"pwned\n"
-    f = tarfile.TarInfo("f"); f.size = len(data)
-    t.addfile(f, io.BytesIO(data))
-PY
+link_then_file "$SCRATCH/over.tar" f "$SCRATCH/victim" f
 echo precious >"$SCRATCH/victim"
 tree_run "tarball=$SCRATCH/over.tar"
 [[ $out == *"entry 2: 'f' would be written through the symlink"* ]] &&
