@@ -22,7 +22,7 @@ files=${2:-4}
 repeat=${3:-3}
 dir=${4:-}
 chunk=8192
-command -v bonnie++ >/dev/null || { echo "needs bonnie++" >&2; exit 1; }
+bench_need bonnie++
 bench_work
 if [ -z "$dir" ]; then
 	# direct I/O, like fslab's own loop targets: the image is not

@@ -23,7 +23,7 @@ set -euo pipefail
 size=${1:-1024}
 repeat=${2:-3}
 dir=${3:-}
-command -v fio >/dev/null || { echo "needs fio" >&2; exit 1; }
+bench_need fio
 bench_work
 if [ -z "$dir" ]; then
 	# direct I/O, like fslab's own loop targets: the image is not

@@ -3,6 +3,8 @@
 # `set -euo pipefail`; sets $top (the source tree) and $fslab (FSLAB, or
 # the tree's fslab).
 #
+#   bench_need CMD [WHERE]
+#                   exit 1 unless CMD is there (WHERE: how to get it)
 #   bench_build     use the build tree's fslab instead, brought up to date
 #   bench_work      $work: a private dir under /var/tmp, fslab's state dir
 #                   too, removed at exit with whatever bench_fs set up
@@ -11,6 +13,11 @@
 #                   on $mnt
 top=$(cd "$(dirname "$0")/.." && pwd)
 fslab=${FSLAB:-$top/fslab}
+
+bench_need() {
+	command -v "$1" >/dev/null ||
+		{ echo "needs $1${2:+ ($2)}" >&2; exit 1; }
+}
 
 # bench_build: the scripts that measure fslab's own overhead build it
 # first, so a stale binary is never measured.

@@ -19,8 +19,7 @@ n=${2:-5000}
 size=${3:-4096}
 t=${4:-2}
 rounds=${5:-3}
-command -v fs_mark >/dev/null ||
-	{ echo "needs fs_mark (apt-get install fsmark)" >&2; exit 1; }
+bench_need fs_mark "apt-get install fsmark"
 bench_work
 
 # One filesystem for both tools, so neither gets a fresher one, and the

@@ -21,7 +21,7 @@ set -euo pipefail
 n=${1:-20000}
 rounds=${2:-3}
 extra=${3:-}
-command -v mpirun >/dev/null || { echo "needs mpirun (apt-get install openmpi-bin)" >&2; exit 1; }
+bench_need mpirun "apt-get install openmpi-bin"
 "$fslab" --version | grep -q 'mpi: yes' || { echo "needs an fslab built with MPI" >&2; exit 1; }
 bench_work
 # Open MPI's own allocations at exit are not ours (ASan builds).
