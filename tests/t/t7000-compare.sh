@@ -123,7 +123,7 @@ then ok "compare --format csv has a header and a row per group"; else not_ok "co
 
 # show/results --format csv.
 "$FSLAB" show cmp --db "$DB" --format csv >"$SCRATCH/show.csv"
-if python3 - "$SCRATCH/show.csv" "$DB" "$run" <<'PY'
+if python3 - "$SCRATCH/show.csv" "$DB" "$run" "$METRICS" <<'PY'
 import csv, sqlite3, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 # The provenance rows (metric "provenance:KEY", text in label) come first.
@@ -131,8 +131,7 @@ prov = [r for r in rows if r["metric"].startswith("provenance:")]
 assert {"provenance:kernel", "provenance:command"} <= {r["metric"] for r in prov}
 rows = [r for r in rows if not r["metric"].startswith("provenance:")]
 db = sqlite3.connect(sys.argv[2])
-n = db.execute("select count(*) from metrics m join phases p on m.phase_id = p.id "
-               "join wlruns w on p.wlrun_id = w.id where w.run_id = ?",
+n = db.execute(f"select count(*) from {sys.argv[4]} where run = ?",
                (int(sys.argv[3]),)).fetchone()[0]
 assert len(rows) == n, (len(rows), n)
 assert {r["target"] for r in rows} == {"ext4", "noatime"}
