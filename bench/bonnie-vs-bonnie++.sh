@@ -16,32 +16,18 @@
 # (ram= / -r are set to half the size) reads come from the page cache in
 # both.  Needs root.  Timings are printed, never asserted.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-fslab=${FSLAB:-$top/fslab}
+. "$(dirname "$0")/lib.sh"
 size=${1:-1024}
 files=${2:-4}
 repeat=${3:-3}
 dir=${4:-}
 chunk=8192
-command -v bonnie++ >/dev/null || { echo "needs bonnie++" >&2; exit 1; }
-work=$(mktemp -d /var/tmp/fslab-bench.XXXXXX)
-mnt= dev=
-cleanup() {
-	[ -z "$mnt" ] || umount "$mnt" 2>/dev/null || true
-	[ -z "$dev" ] || losetup -d "$dev" 2>/dev/null || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-export FSLAB_STATE_DIR=$work/state
+bench_need bonnie++
+bench_work
 if [ -z "$dir" ]; then
-	truncate -s 4G "$work/img"
-	mkfs.ext4 -q -F "$work/img"
-	mnt=$work/mnt
-	mkdir "$mnt"
 	# direct I/O, like fslab's own loop targets: the image is not
 	# cached a second time in the host's page cache
-	dev=$(losetup --direct-io=on -f --show "$work/img")
-	mount "$dev" "$mnt"
+	bench_fs 4G --direct-io=on -- mkfs.ext4 -q -F
 	dir=$mnt
 fi
 ram=$((size / 2))

@@ -19,28 +19,15 @@
 # Flags: filefrag asks FIEMAP without FIEMAP_FLAG_SYNC (it sets it only
 # with -s); fslab frag sets it by default, --no-sync does not.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-fslab=${FSLAB:-$top/fslab}
+. "$(dirname "$0")/lib.sh"
 dir=${1:-}
 nfiles=${2:-100000}
 reps=${REPS:-5}
 cold_reps=${COLD_REPS:-3}
-work=$(mktemp -d /var/tmp/fslab-bench.XXXXXX)
-mnt= dev=
-cleanup() {
-	[ -z "$mnt" ] || umount "$mnt" 2>/dev/null || true
-	[ -z "$dev" ] || losetup -d "$dev" 2>/dev/null || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
+bench_work
 
 if [ -z "$dir" ]; then
-	truncate -s 8G "$work/img"
-	dev=$(losetup -f --show "$work/img")
-	mkfs.ext4 -q -F "$dev"
-	mkdir "$work/mnt"
-	mount "$dev" "$work/mnt"
-	mnt=$work/mnt
+	bench_fs 8G -- mkfs.ext4 -q -F
 	dir=$mnt/tree
 	echo "building $nfiles files in $dir ..."
 	python3 - "$dir" "$nfiles" <<'PY'

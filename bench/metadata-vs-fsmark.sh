@@ -13,35 +13,24 @@
 # Needs root (loop image, mkfs), fs_mark (Debian package fsmark) and
 # sqlite3.  Timings are printed, never asserted.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-fslab=${FSLAB:-$top/fslab}
+. "$(dirname "$0")/lib.sh"
 fs=${1:-ext4}
 n=${2:-5000}
 size=${3:-4096}
 t=${4:-2}
 rounds=${5:-3}
-command -v fs_mark >/dev/null ||
-	{ echo "needs fs_mark (apt-get install fsmark)" >&2; exit 1; }
-work=$(mktemp -d /var/tmp/fslab-bench.XXXXXX)
-img=$work/fs.img mnt=$work/mnt
-loop=
-cleanup() {
-	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -rf "$work"
-}
-trap cleanup EXIT
-export FSLAB_STATE_DIR=$work/state
+bench_need fs_mark "apt-get install fsmark"
+bench_work
 
 # One filesystem for both tools, so neither gets a fresher one, and the
 # two alternate (fs_mark, fslab, fs_mark, ...): a freshly made ext4 still
 # zeroes inode tables in the background, which would tax whoever runs
 # first.  fslab runs on a dir: target in the same mount.
-truncate -s 4G "$img"
-loop=$(losetup --find --show --direct-io=on "$img")
-mkfs."$fs" -q "$loop" >/dev/null 2>&1 || mkfs."$fs" "$loop" >/dev/null
-mkdir -p "$mnt"
-mount "$loop" "$mnt"
+# quietly, where the mkfs knows -q
+mkfs_fs() {
+	mkfs."$fs" -q "$1" >/dev/null 2>&1 || mkfs."$fs" "$1" >/dev/null
+}
+bench_fs 4G --direct-io=on -- mkfs_fs
 
 fm_all= fl_all= span_all=
 for ((i = 1; i <= rounds; i++)); do

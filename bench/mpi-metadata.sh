@@ -17,32 +17,18 @@
 # Needs root (loop image, mkfs), mpirun (openmpi-bin), an fslab built
 # with MPI (libopenmpi-dev) and sqlite3.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-fslab=${FSLAB:-$top/fslab}
+. "$(dirname "$0")/lib.sh"
 n=${1:-20000}
 rounds=${2:-3}
 extra=${3:-}
-command -v mpirun >/dev/null || { echo "needs mpirun (apt-get install openmpi-bin)" >&2; exit 1; }
+bench_need mpirun "apt-get install openmpi-bin"
 "$fslab" --version | grep -q 'mpi: yes' || { echo "needs an fslab built with MPI" >&2; exit 1; }
-work=$(mktemp -d /var/tmp/fslab-bench.XXXXXX)
-img=$work/fs.img mnt=$work/mnt
-loop=
-cleanup() {
-	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -rf "$work"
-}
-trap cleanup EXIT
-export FSLAB_STATE_DIR=$work/state
+bench_work
 # Open MPI's own allocations at exit are not ours (ASan builds).
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 
-truncate -s 2G "$img"
-loop=$(losetup --find --show "$img")
 # enough inodes for 4 ranks x FILES
-mkfs.ext4 -q -F -N $((4 * n + 10000)) "$loop"
-mkdir -p "$mnt"
-mount "$loop" "$mnt"
+bench_fs 2G -- mkfs.ext4 -q -F -N $((4 * n + 10000))
 
 opts="files=$n,cold=no${extra:+,$extra}"
 db=$work/r.db

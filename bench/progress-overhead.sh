@@ -18,15 +18,11 @@
 #
 #   bench/progress-overhead.sh [FILES [REPEAT]]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-fslab=${FSLAB:-$top/build/fslab}
+. "$(dirname "$0")/lib.sh"
 files=${1:-50000}
 repeat=${2:-5}
-work=$(mktemp -d /var/tmp/fslab-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-export FSLAB_STATE_DIR=$work/state
-
-make -C "$top" -s -j2 build/fslab >/dev/null
+bench_work
+bench_build
 db=$work/results.db
 wl="metadata:files=$files,size=4k"
 args="-t ext4:size=2G -w $wl --db $db --scratch $work"

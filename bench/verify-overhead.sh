@@ -17,18 +17,15 @@
 # memory copy instead of a disk.  Needs root.  Timings are printed, never
 # asserted.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-fslab=${FSLAB:-$top/build/fslab}
+. "$(dirname "$0")/lib.sh"
 size=${1:-512}
 repeat=${2:-3}
-work=$(mktemp -d /var/tmp/fslab-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-export FSLAB_STATE_DIR=$work/state
-
-make -C "$top" -s -j2 build/fslab >/dev/null
-pkgs="sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent"
+bench_work
+bench_build
+# the Makefile's PKGS, and every object but main's, however deep
+pkgs="sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent liburing"
 pkg-config --exists ompi-c && pkgs="$pkgs ompi-c"
-objs=$(ls "$top"/build/src/*.o "$top"/build/src/*/*.o | grep -v '/build/src/main\.o$')
+objs=$(find "$top/build/src" -name '*.o' ! -path "$top/build/src/main.o" | sort)
 # shellcheck disable=SC2086
 cc -O2 -std=c17 -D_GNU_SOURCE -I"$top/src" -o "$work/verify-speed" \
 	"$top/bench/verify-speed.c" $objs $(pkg-config --libs $pkgs) -lm -pthread

@@ -28,6 +28,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 			fuzz_fail(__FILE__, __LINE__, #cond);              \
 	} while (0)
 
+/* A rejected input's promised reason: not empty, and one line unless the
+ * input had a newline of its own (it may be quoted).  Logged on the
+ * silenced stderr, for FUZZ_VERBOSE=1.  A macro, so that a failure names
+ * the target's line. */
+#define FUZZ_CHECK_REASON(input, err)                                      \
+	do {                                                               \
+		FUZZ_CHECK((err)[0]);                                      \
+		fprintf(stderr, "rejected: %s\n", (err));                  \
+		FUZZ_CHECK(strchr((input), '\n') || !strchr((err), '\n')); \
+	} while (0)
+
+/* The whole LLVMFuzzerInitialize() of a target whose parser needs no
+ * set-up beyond fuzz_init(); at file scope, without a semicolon. */
+#define FUZZ_INIT_DEFAULT()                                                \
+	int LLVMFuzzerInitialize(int *argc, char ***argv)                  \
+	{                                                                  \
+		(void)argc;                                                \
+		(void)argv;                                                \
+		fuzz_init();                                               \
+		return 0;                                                  \
+	}
+
 /* The real stderr, for failed checks; NULL until fuzz_init(). */
 static FILE *fuzz_err;
 

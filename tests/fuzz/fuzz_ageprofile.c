@@ -16,13 +16,7 @@
 #include "age/profile.h"
 #include "util/util.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
+FUZZ_INIT_DEFAULT()
 
 static void check_dist(const struct age_dist *d)
 {

@@ -16,13 +16,7 @@
 #include "age/oplog.h"
 #include "frag/frag.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
+FUZZ_INIT_DEFAULT()
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -51,11 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc == 0)
 			FUZZ_CHECK(w[AOP_CREATE] && w[AOP_DELETE]);
 	}
-	if (rc < 0) {
-		FUZZ_CHECK(err[0]);
-		FUZZ_CHECK(strchr(s, '\n') || !strchr(err, '\n'));
-		fprintf(stderr, "rejected: %s\n", err);
-	}
+	if (rc < 0)
+		FUZZ_CHECK_REASON(s, err);
 	free(s);
 	return 0;
 }

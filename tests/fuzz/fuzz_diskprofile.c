@@ -18,13 +18,7 @@
 #include "disk/diskmodel.h"
 #include "util/util.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
+FUZZ_INIT_DEFAULT()
 
 static void check_curve(const struct disk_profile *p)
 {

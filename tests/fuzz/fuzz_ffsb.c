@@ -14,13 +14,7 @@
 #include "workloads/ffsb/profile.h"
 #include "util/pyrand.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
+FUZZ_INIT_DEFAULT()
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,13 +11,7 @@
 
 #include "fs/target.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
+FUZZ_INIT_DEFAULT()
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -30,9 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(ts.kind == TARGET_DIR || ts.path || ts.fstype);
 		target_spec_release(&ts);
 	} else {
-		FUZZ_CHECK(err[0]);
-		fprintf(stderr, "rejected: %s\n", err);
-		FUZZ_CHECK(strchr(s, '\n') || !strchr(err, '\n'));
+		FUZZ_CHECK_REASON(s, err);
 	}
 	free(s);
 	return 0;

@@ -15,13 +15,7 @@
 #include "model/treemodel.h"
 #include "util/util.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
+FUZZ_INIT_DEFAULT()
 
 static void roundtrip(const struct treemodel *m)
 {

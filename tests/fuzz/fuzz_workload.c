@@ -22,13 +22,7 @@
 #include "util/util.h"
 #include "workload.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_init();
-	return 0;
-}
+FUZZ_INIT_DEFAULT()
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -40,9 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	s = fuzz_str(data, size);
 	if (run_workload_parse(s, &w, err, sizeof(err)) < 0) {
-		FUZZ_CHECK(err[0]);
-		fprintf(stderr, "rejected: %s\n", err);
-		FUZZ_CHECK(strchr(s, '\n') || !strchr(err, '\n'));
+		FUZZ_CHECK_REASON(s, err);
 		free(s);
 		return 0;
 	}

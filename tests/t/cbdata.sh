@@ -10,6 +10,44 @@ have_cbdata() {
 	[ -r "$CBDATA/dataset-unpatched" ]
 }
 
+# need_small_cbdata: skip the file without the data sets, else make the
+# small subset in $SCRATCH/cbdata (after scratch_dir).
+need_small_cbdata() {
+	have_cbdata || _need "compilebench data sets at $CBDATA"
+	make_small_cbdata "$SCRATCH/cbdata"
+}
+
+# cb_two_target_run TAG DESC: the run that compare and report are tested
+# on: small compilebench on two 1G ext4 targets (the second mounted
+# noatime), three repetitions each, tagged TAG, output in
+# $SCRATCH/run.out and run.err; one test named DESC that it exits 0.
+cb_two_target_run() {
+	local rc
+	"$FSLAB" run -t ext4:size=1G -t 'ext4:size=1G,mount=noatime,name=noatime' \
+		-w "compilebench:initial-dirs=2,runs=6,sources=$SCRATCH/cbdata" \
+		--repeat 3 --tag "$1" --db "$DB" --scratch "$SCRATCH" \
+		>"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
+	rc=$?
+	if [ $rc -eq 0 ]; then ok "$2"; else
+		not_ok "$2" "exit $rc" "$(tail -20 "$SCRATCH/run.err")"; fi
+}
+
+# traced_tree_run: skip the file without the data sets, else unpack the
+# kernel/ mm/ lib/ fs/ net/ part of the unpatched set with tree on a 2G
+# ext4 under --trace, read cold in readdir and then in inode order
+# (model in $SCRATCH/tree.model, output in $SCRATCH/out and err); one
+# test that it exits 0.
+traced_tree_run() {
+	local rc
+	have_cbdata || _need "compilebench data sets at $CBDATA"
+	awk '$1 ~ /^(kernel|mm|lib|fs|net)\//' "$CBDATA/dataset-unpatched" >"$SCRATCH/tree.model"
+	"$FSLAB" run --target ext4:size=2G --scratch "$SCRATCH" --db "$DB" --trace \
+		--workload "tree:model=$SCRATCH/tree.model,order=readdir+inode" \
+		>"$SCRATCH/out" 2>"$SCRATCH/err"
+	rc=$?
+	[ $rc -eq 0 ] && ok "traced tree run exits 0" || not_ok "traced tree run exits 0" "exit $rc" "$(tail -10 "$SCRATCH/err")"
+}
+
 make_small_cbdata() {
 	local out=$1 f
 	mkdir -p "$out"

@@ -16,6 +16,7 @@
 #                           PHASE has stopped there (the Nth time)
 #   metric RUN PHASE NAME   one stored metric's value; RUN is a run id or
 #                           tag, PHASE a phase name or NAME@LABEL
+#   metric_int ...          the same rounded toward zero, for counts
 #   metric_full ...         the same as "value unit better"
 #   $METRICS                every stored metric with its run, workload
 #                           and phase as one SQL table, for queries the
@@ -108,8 +109,12 @@ need_loop() {
 	[ -e /dev/loop-control ] || _need "needs loop devices (/dev/loop-control)"
 }
 
+# need_cmd CMD...: skip the file unless every CMD is on the PATH.
 need_cmd() {
-	command -v "$1" >/dev/null 2>&1 || _need "needs $1"
+	local c
+	for c; do
+		command -v "$c" >/dev/null 2>&1 || _need "needs $c"
+	done
 }
 
 scratch_dir() {
@@ -193,15 +198,27 @@ _metric_where() {
 	[ -z "$label" ] || printf " and label = '%s'" "$label"
 }
 
+# _metric_select EXPR RUN PHASE NAME: EXPR of the metrics matched.
+_metric_select() {
+	local expr=$1
+	shift
+	sqlite3 "$DB" "select $expr from $METRICS where $(_metric_where "$@") order by phase_id"
+}
+
 # metric RUN PHASE NAME: the value (several lines if several phases
 # match, e.g. repetitions); needs $DB.
 metric() {
-	sqlite3 "$DB" "select value from $METRICS where $(_metric_where "$@") order by phase_id"
+	_metric_select value "$@"
+}
+
+# metric_int RUN PHASE NAME: the value rounded toward zero, for counts.
+metric_int() {
+	_metric_select "cast(value as integer)" "$@"
 }
 
 # metric_full RUN PHASE NAME: "value unit better".
 metric_full() {
-	sqlite3 "$DB" "select value || ' ' || unit || ' ' || better from $METRICS where $(_metric_where "$@") order by phase_id"
+	_metric_select "value || ' ' || unit || ' ' || better" "$@"
 }
 
 # num_ge A B / num_lt A B: numeric comparisons of decimals (bash's

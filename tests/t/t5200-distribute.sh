@@ -10,22 +10,6 @@ need_loop
 need_cmd sqlite3
 scratch_dir
 
-# metric NAME PHASE RUN: one stored figure of the distribute workload
-metric() {
-	sqlite3 "$DB" "select cast(m.value as integer) from metrics m
-		join phases p on m.phase_id = p.id
-		join wlruns w on p.wlrun_id = w.id
-		where w.run_id = $3 and p.name = '$2' and m.name = '$1'"
-}
-
-# fmetric NAME PHASE RUN: the same, unrounded
-fmetric() {
-	sqlite3 "$DB" "select m.value from metrics m
-		join phases p on m.phase_id = p.id
-		join wlruns w on p.wlrun_id = w.id
-		where w.run_id = $3 and p.name = '$2' and m.name = '$1'"
-}
-
 # run_one FS OPTIONS TAG: run, then check the run and its accounting
 run_one() {
 	local fs=$1 opts=$2 tag=$3 out err rc run st
@@ -41,14 +25,14 @@ run_one() {
 	[ "$st" = complete ] && ok "$tag: run stored as complete" ||
 		not_ok "$tag: run stored as complete" "status '$st'"
 	local prod del exp fan ver ok_ lost left
-	prod=$(metric produced distribute "$run")
-	fan=$(metric fanout distribute "$run")
-	del=$(metric delivered distribute "$run")
-	exp=$(metric expected verify "$run")
-	ver=$(metric verified verify "$run")
-	ok_=$(metric ok verify "$run")
-	lost=$(metric lost verify "$run")
-	left=$(metric backlog verify "$run")
+	prod=$(metric_int "$run" distribute produced)
+	fan=$(metric_int "$run" distribute fanout)
+	del=$(metric_int "$run" distribute delivered)
+	exp=$(metric_int "$run" verify expected)
+	ver=$(metric_int "$run" verify verified)
+	ok_=$(metric_int "$run" verify ok)
+	lost=$(metric_int "$run" verify lost)
+	left=$(metric_int "$run" verify backlog)
 	[ "$prod" = 2000 ] && [ "$fan" = 3 ] && [ "$del" = 6000 ] &&
 		[ "$exp" = 6000 ] && [ "$ver" = 6000 ] &&
 		ok "$tag: delivered = produced x fanout (2000 x 3)" ||
@@ -59,14 +43,14 @@ run_one() {
 		not_ok "$tag: verified: nothing lost, nothing left in a pool" \
 			"ok $ok_ lost $lost left $left" "$(grep -i accounting "$out")"
 	local nfs nw ni
-	nfs=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'distribute' and m.name = 'files/s' and m.unit = 'files/s' and m.better = 1 and m.value > 0")
+	nfs=$(sqlite3 "$DB" "select count(*) from $METRICS where run = $run and phase = 'distribute' and name = 'files/s' and unit = 'files/s' and better = 1 and value > 0")
 	[ "$nfs" = 1 ] && ok "$tag: files/s stored with unit and direction" ||
 		not_ok "$tag: files/s stored with unit and direction" "got $nfs"
 	# the headline is deliveries over the distribute phase's own span,
 	# first delivery to last (afdbench), never over the fill before it
 	local fsr span dwall fwall
-	fsr=$(fmetric files/s distribute "$run")
-	span=$(fmetric span_s distribute "$run")
+	fsr=$(metric "$run" distribute files/s)
+	span=$(metric "$run" distribute span_s)
 	dwall=$(sqlite3 "$DB" "select p.wall_ns / 1e9 from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'distribute'")
 	awk -v f="$fsr" -v d="$del" -v s="$span" -v w="$dwall" 'BEGIN {
 		r = d / s; exit !(s > 0 && s <= w && f > 0 &&
@@ -77,17 +61,17 @@ run_one() {
 	grep -Eq "^delivered $del of $del .* in [0-9.]+ s from the first delivery to the last \(phase [0-9.]+ s\)" "$out" &&
 		ok "$tag: the delivered line gives the headline's span" ||
 		not_ok "$tag: the delivered line gives the headline's span" "$(grep ^delivered "$out")"
-	if [ "$(metric produced fill "$run")" = 2000 ]; then
+	if [ "$(metric_int "$run" fill produced)" = 2000 ]; then
 		grep -Eq '^fill: 2000 files, .* \([0-9.]+ files/s, scanners paused; not part of the rates below\)' "$out" &&
 			ok "$tag: fill reported as its own phase" ||
 			not_ok "$tag: fill reported as its own phase" "$(grep ^fill "$out")"
 	fi
-	ni=$(metric intervals distribute "$run")
+	ni=$(metric_int "$run" distribute intervals)
 	[ -n "$ni" ] && [ "$ni" -ge 1 ] && [ "$ni" -le 600 ] &&
-		[ -n "$(metric interval.0.files_s distribute "$run")" ] &&
+		[ -n "$(metric_int "$run" distribute interval.0.files_s)" ] &&
 		ok "$tag: interval series stored ($ni)" ||
 		not_ok "$tag: interval series stored" "intervals '$ni'"
-	[ -n "$(metric lat_p99_ms distribute "$run")" ] &&
+	[ -n "$(metric_int "$run" distribute lat_p99_ms)" ] &&
 		ok "$tag: latency percentiles stored" ||
 		not_ok "$tag: latency percentiles stored"
 	nw=$(sqlite3 "$DB" "select count(*) from workers k join phases p on k.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'distribute'" 2>/dev/null)

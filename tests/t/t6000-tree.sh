@@ -24,11 +24,6 @@ phase_q() {
 	   join runs r on w.run_id = r.id where r.tag = '$1' and $2
 	   order by p.seq"
 }
-metric_q() {
-	q "select m.value from metrics m join phases p on m.phase_id = p.id
-	   join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id
-	   where r.tag = '$1' and p.name = '$2' and m.name = '$3'"
-}
 
 for fs in ext4 xfs; do
 	need_cmd mkfs.$fs
@@ -44,7 +39,7 @@ for fs in ext4 xfs; do
 	want="unpack:model sync: verify: cold-read-readdir:readdir hot-read-readdir:readdir stat-readdir:readdir cold-read-inode:inode hot-read-inode:inode stat-inode:inode cold-read-disk:disk hot-read-disk:disk stat-disk:disk delete:readdir "
 	[ "$names" = "$want" ] && ok "$fs: every phase ran, one phase name per order, sync its own step" ||
 		not_ok "$fs: every phase ran, one phase name per order, sync its own step" "got  $names" "want $want"
-	[ "$(metric_q "$tag" verify mismatches)" = 0.0 ] &&
+	[ "$(metric "$tag" verify mismatches)" = 0.0 ] &&
 		ok "$fs: unpacked tree matches the model" ||
 		not_ok "$fs: unpacked tree matches the model" "$(grep warning "$SCRATCH/$fs.err" | head)"
 	up=$(phase_q "$tag" "p.name = 'unpack'" "p.files || ' ' || p.bytes")
@@ -53,12 +48,12 @@ for fs in ext4 xfs; do
 	reads=$(phase_q "$tag" "p.name like '%-read-%'" "p.files || ' ' || p.bytes" | sort -u)
 	[ "$reads" = "$nfiles $nbytes" ] && ok "$fs: every read phase read the model's bytes" ||
 		not_ok "$fs: every read phase read the model's bytes" "got $reads, want $nfiles $nbytes"
-	[ "$(metric_q "$tag" delete left_entries)" = 0.0 ] &&
+	[ "$(metric "$tag" delete left_entries)" = 0.0 ] &&
 		ok "$fs: delete leaves an empty directory" ||
 		not_ok "$fs: delete leaves an empty directory"
-	n=$( (metric_q "$tag" cold-read-readdir rd_ios_per_file
-	      metric_q "$tag" cold-read-inode rd_ios_per_file
-	      metric_q "$tag" cold-read-disk rd_ios_per_file) | wc -l)
+	n=$( (metric "$tag" cold-read-readdir rd_ios_per_file
+	      metric "$tag" cold-read-inode rd_ios_per_file
+	      metric "$tag" cold-read-disk rd_ios_per_file) | wc -l)
 	[ "$n" -eq 3 ] && ok "$fs: cold reads report device reads per file" ||
 		not_ok "$fs: cold reads report device reads per file" "got $n"
 	grep -q '^    cold traversal (inode): .* megabytes/second over [0-9]* files, [0-9]* files/second' "$SCRATCH/$fs.out" &&
@@ -106,7 +101,7 @@ n=$(phase_q t6000-keep "p.name = 'delete'" "count(*)")
 	--workload frag --db "$DB" --scratch "$SCRATCH" --tag t6000-frag \
 	>"$SCRATCH/frag.out" 2>"$SCRATCH/frag.err"
 rc=$?
-n=$(metric_q t6000-frag survey files_scanned)
+n=$(metric t6000-frag survey files_scanned)
 [ $rc -eq 0 ] && [ "${n%.0}" = "$nfiles" ] &&
 	grep -qx "All files scanned: $nfiles" "$SCRATCH/frag.out" &&
 	grep -q '^| Size range | File cnt | Fragmented | Fragmented % |$' "$SCRATCH/frag.out" &&
@@ -141,11 +136,11 @@ for pre in 0 1; do
 	rc=$?
 	up=$(phase_q "$tag" "p.name = 'unpack'" "p.files || ' ' || p.bytes")
 	[ $rc -eq 0 ] && [ "$up" = "$nfiles $nbytes" ] &&
-	[ "$(metric_q "$tag" verify mismatches)" = 0.0 ] &&
+	[ "$(metric "$tag" verify mismatches)" = 0.0 ] &&
 		ok "tarball, predecompress=$pre: unpacked and verified" ||
 		not_ok "tarball, predecompress=$pre: unpacked and verified" "exit $rc, unpack $up" "$(tail "$SCRATCH/$tag.err")"
-	n=$(metric_q "$tag" unpack decompress_cpu_s | wc -l)
-	[ "$n" -eq 1 ] && [ -n "$(metric_q "$tag" unpack fs_s)" ] &&
+	n=$(metric "$tag" unpack decompress_cpu_s | wc -l)
+	[ "$n" -eq 1 ] && [ -n "$(metric "$tag" unpack fs_s)" ] &&
 		ok "tarball, predecompress=$pre: decompression timed apart" ||
 		not_ok "tarball, predecompress=$pre: decompression timed apart"
 done

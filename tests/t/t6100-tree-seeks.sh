@@ -6,19 +6,11 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cbdata.sh"
 need_loop
-need_cmd sqlite3
-need_cmd mkfs.ext4
+need_cmd sqlite3 mkfs.ext4
 scratch_dir
-have_cbdata || _need "compilebench data sets at $CBDATA"
-awk '$1 ~ /^(kernel|mm|lib|fs|net)\//' "$CBDATA/dataset-unpatched" >"$SCRATCH/tree.model"
-
-"$FSLAB" run --target ext4:size=2G --scratch "$SCRATCH" --db "$DB" --trace \
-	--workload "tree:model=$SCRATCH/tree.model,order=readdir+inode" \
-	>"$SCRATCH/out" 2>"$SCRATCH/err"
-rc=$?
-[ $rc -eq 0 ] && ok "traced tree run exits 0" || not_ok "traced tree run exits 0" "exit $rc" "$(tail -10 "$SCRATCH/err")"
+traced_tree_run
 bwd() {
-	sqlite3 "$DB" "select m.value from metrics m join phases p on m.phase_id = p.id where p.name = 'cold-read-$1' and p.label = '$1' and m.name = 'trace.seeks_bwd'"
+	sqlite3 "$DB" "select value from $METRICS where phase = 'cold-read-$1' and label = '$1' and name = 'trace.seeks_bwd'"
 }
 r=$(bwd readdir)
 i=$(bwd inode)
@@ -29,7 +21,7 @@ if [ -n "$r" ] && [ -n "$i" ] && awk -v r="$r" -v i="$i" 'BEGIN { exit !(i < r) 
 else
 	not_ok "inode order issues fewer backward seeks than readdir order" "readdir $r, inode $i"
 fi
-d=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id where p.name like 'cold-read-%' and m.name = 'trace.seekdist_mean'")
+d=$(sqlite3 "$DB" "select count(*) from $METRICS where phase like 'cold-read-%' and name = 'trace.seekdist_mean'")
 [ "$d" -eq 2 ] && ok "cold reads carry the mean seek distance" || not_ok "cold reads carry the mean seek distance" "$d"
 # The report charts the traced phases' throughput/IOPS/seeks/queue depth.
 if "$FSLAB" report --db "$DB" -o "$SCRATCH/r.html" >/dev/null 2>&1 &&

@@ -11,25 +11,16 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cbdata.sh"
 need_loop
-need_cmd sqlite3
-need_cmd python3
-need_cmd mkfs.ext4
+need_cmd sqlite3 python3 mkfs.ext4
 scratch_dir
-have_cbdata || _need "compilebench data sets at $CBDATA"
-make_small_cbdata "$SCRATCH/cbdata"
+need_small_cbdata
 
 check "compare --help" "$FSLAB" compare --help
 check_exit "compare: unknown format exits 2" 2 "$FSLAB" compare --format xml
 check_exit "compare: bad --min-change exits 2" 2 "$FSLAB" compare --min-change x
 check_exit "compare: missing database exits 1" 1 "$FSLAB" compare --db "$SCRATCH/none.db"
 
-"$FSLAB" run -t ext4:size=1G -t 'ext4:size=1G,mount=noatime,name=noatime' \
-	-w "compilebench:initial-dirs=2,runs=6,sources=$SCRATCH/cbdata" \
-	--repeat 3 --tag cmp --db "$DB" --scratch "$SCRATCH" \
-	>"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
-rc=$?
-if [ $rc -eq 0 ]; then ok "two targets x three repetitions run"; else
-	not_ok "two targets x three repetitions run" "exit $rc" "$(tail -20 "$SCRATCH/run.err")"; fi
+cb_two_target_run cmp "two targets x three repetitions run"
 run=$(sqlite3 "$DB" "select id from runs where tag = 'cmp'")
 
 out=$SCRATCH/cmp.txt
@@ -132,7 +123,7 @@ then ok "compare --format csv has a header and a row per group"; else not_ok "co
 
 # show/results --format csv.
 "$FSLAB" show cmp --db "$DB" --format csv >"$SCRATCH/show.csv"
-if python3 - "$SCRATCH/show.csv" "$DB" "$run" <<'PY'
+if python3 - "$SCRATCH/show.csv" "$DB" "$run" "$METRICS" <<'PY'
 import csv, sqlite3, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 # The provenance rows (metric "provenance:KEY", text in label) come first.
@@ -140,8 +131,7 @@ prov = [r for r in rows if r["metric"].startswith("provenance:")]
 assert {"provenance:kernel", "provenance:command"} <= {r["metric"] for r in prov}
 rows = [r for r in rows if not r["metric"].startswith("provenance:")]
 db = sqlite3.connect(sys.argv[2])
-n = db.execute("select count(*) from metrics m join phases p on m.phase_id = p.id "
-               "join wlruns w on p.wlrun_id = w.id where w.run_id = ?",
+n = db.execute(f"select count(*) from {sys.argv[4]} where run = ?",
                (int(sys.argv[3]),)).fetchone()[0]
 assert len(rows) == n, (len(rows), n)
 assert {r["target"] for r in rows} == {"ext4", "noatime"}

@@ -7,23 +7,14 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cbdata.sh"
 need_loop
-need_cmd python3
-need_cmd chromium
-need_cmd mkfs.ext4
+need_cmd python3 chromium mkfs.ext4
 scratch_dir
-have_cbdata || _need "compilebench data sets at $CBDATA"
-make_small_cbdata "$SCRATCH/cbdata"
+need_small_cbdata
 
 check "report --help" "$FSLAB" report --help
 check_exit "report without -o exits 2" 2 "$FSLAB" report --db "$DB"
 
-"$FSLAB" run -t ext4:size=1G -t 'ext4:size=1G,mount=noatime,name=noatime' \
-	-w "compilebench:initial-dirs=2,runs=6,sources=$SCRATCH/cbdata" \
-	--repeat 3 --tag rep --db "$DB" --scratch "$SCRATCH" \
-	>"$SCRATCH/run.out" 2>"$SCRATCH/run.err"
-rc=$?
-if [ $rc -eq 0 ]; then ok "two-target run"; else
-	not_ok "two-target run" "exit $rc" "$(tail -20 "$SCRATCH/run.err")"; fi
+cb_two_target_run rep "two-target run"
 
 html=$SCRATCH/report.html
 check "report rep -o FILE" "$FSLAB" report rep --db "$DB" -o "$html"

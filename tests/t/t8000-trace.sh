@@ -8,9 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cbdata.sh"
 need_loop
-need_cmd sqlite3
-need_cmd python3
-need_cmd mkfs.ext4
+need_cmd sqlite3 python3 mkfs.ext4
 scratch_dir
 
 # What fslab must leave as it found it: whether tracefs is mounted, and

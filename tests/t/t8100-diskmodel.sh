@@ -9,23 +9,14 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cbdata.sh"
 need_loop
-need_cmd sqlite3
-need_cmd mkfs.ext4
-need_cmd python3
+need_cmd sqlite3 mkfs.ext4 python3
 scratch_dir
-have_cbdata || _need "compilebench data sets at $CBDATA"
-awk '$1 ~ /^(kernel|mm|lib|fs|net)\//' "$CBDATA/dataset-unpatched" >"$SCRATCH/tree.model"
-
-"$FSLAB" run --target ext4:size=2G --scratch "$SCRATCH" --db "$DB" --trace \
-	--workload "tree:model=$SCRATCH/tree.model,order=readdir+inode" \
-	>"$SCRATCH/out" 2>"$SCRATCH/err"
-rc=$?
-[ $rc -eq 0 ] && ok "traced tree run exits 0" || not_ok "traced tree run exits 0" "exit $rc" "$(tail -10 "$SCRATCH/err")"
+traced_tree_run
 
 # The cold traversal of one order: phase cold-read labelled with the
 # order, or a phase named after it.
 modelled() {
-	sqlite3 "$DB" "select m.value from metrics m join phases p on m.phase_id = p.id where (p.name = 'cold-read' and p.label = '$1' or p.name = 'cold-read-$1') and m.name = '${2:-disk.time_s}'"
+	sqlite3 "$DB" "select value from $METRICS where (phase = 'cold-read' and label = '$1' or phase = 'cold-read-$1') and name = '${2:-disk.time_s}'"
 }
 r=$(modelled readdir)
 i=$(modelled inode)
@@ -40,7 +31,7 @@ if [ -n "$r" ] && [ -n "$i" ] && awk -v r="$r" -v i="$i" 'BEGIN { exit !(i < r) 
 else
 	not_ok "inode order's modelled time is lower than readdir order's" "readdir $r, inode $i"
 fi
-n=$(sqlite3 "$DB" "select count(distinct m.name) from metrics m join phases p on m.phase_id = p.id where p.name like 'cold-read%' and m.name in ('disk.mib_s', 'disk.files_s', 'disk.seek_share', 'disk.transfer_share', 'disk.seek_s', 'disk.transfer_s')")
+n=$(sqlite3 "$DB" "select count(distinct name) from $METRICS where phase like 'cold-read%' and name in ('disk.mib_s', 'disk.files_s', 'disk.seek_share', 'disk.transfer_share', 'disk.seek_s', 'disk.transfer_s')")
 [ "$n" = 6 ] && ok "cold reads carry modelled MiB/s, files/s and seek/transfer shares" ||
 	not_ok "cold reads carry modelled MiB/s, files/s and seek/transfer shares" "$n of 6"
 

@@ -42,9 +42,6 @@ crun() {
 	timeout 240 "$CL" mpirun "$C" -np "$np" --map-by node "$FSLAB" run --target "dir:$M" \
 		--db "$DB" --tag "$tag" "$@" >"$SCRATCH/$tag.out" 2>&1
 }
-metric() {
-	sqlite3 "$DB" "select m.value from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$1' and p.name = '$2' and m.name = '$3'"
-}
 rank_files() {
 	sqlite3 "$DB" "select group_concat(files, ' ') from (select k.files from workers k join phases p on k.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$1' and p.name = '$2' order by k.worker)"
 }
@@ -61,7 +58,7 @@ grep -Eq '^ +ranks 6: min [0-9]+ max [0-9]+ mean [0-9]+ σ [0-9]+ files/s, slowe
 	not_ok "summary: per-rank line, per-host spread and a row per host" "$(grep -E 'ranks|host' "$out" | head)"
 grep -q "caches dropped once per host, each through its own mount of $M.*, on 3 of 3 hosts: c1 (rank 0) c2 (rank 1) c3 (rank 2)$" "$out" &&
 	ok "caches dropped once per host, by its lowest rank" || not_ok "caches dropped once per host" "$(grep -i cache "$out")"
-got=$(sqlite3 "$DB" "select group_concat(m.name, ' ') from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 'md6' and p.name = 'create' and (m.name like 'host%' or m.name = 'slowest_host')")
+got=$(sqlite3 "$DB" "select group_concat(name, ' ') from $METRICS where tag = 'md6' and phase = 'create' and (name like 'host%' or name = 'slowest_host')")
 [ "$got" = "hosts host_min host_max host_mean slowest_host host:c1 host:c2 host:c3" ] &&
 	[ "$(metric md6 create hosts)" = 3.0 ] && ok "store: per-host metric rows" || not_ok "store: per-host metric rows" "$got"
 lo=$(metric md6 create host_min) hi=$(metric md6 create host_max) c2=$(metric md6 create host:c2)

@@ -8,55 +8,56 @@ need_root
 need_cmd python3
 scratch_dir
 
+# tree_run OPTIONS: tree:OPTIONS on the dir: target; sets out and rc.
+tree_run() {
+	out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
+		--workload "tree:$1" 2>&1)
+	rc=$?
+}
+
+# slip_refused OPTIONS WHAT DESC MSG: tree:OPTIONS fails saying MSG (test
+# DESC) and WHAT wrote nothing outside.
+slip_refused() {
+	tree_run "$1"
+	[ $rc -ne 0 ] && [[ $out == *"$4"* ]] && ok "$3" || not_ok "$3" "exit $rc" "$out"
+	[ -z "$(ls -A "$SCRATCH/outside")" ] && ok "$2 wrote nothing outside" ||
+		not_ok "$2 wrote nothing outside" "$(ls -la "$SCRATCH/outside")"
+}
+
 install -d "$SCRATCH/outside" "$SCRATCH/target"
 printf 'esc -> %s\nesc/pwned 4096\n' "$SCRATCH/outside" >"$SCRATCH/slip.model"
-out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
-	--workload "tree:model=$SCRATCH/slip.model" 2>&1)
-rc=$?
-[ $rc -ne 0 ] && [[ $out == *"$SCRATCH/slip.model:2: 'esc/pwned' lies beneath the symlink 'esc'"* ]] &&
-	ok "slip model refused with file:line" ||
-	not_ok "slip model refused with file:line" "exit $rc" "$out"
-[ -z "$(ls -A "$SCRATCH/outside")" ] && ok "slip model wrote nothing outside" ||
-	not_ok "slip model wrote nothing outside" "$(ls -la "$SCRATCH/outside")"
+slip_refused "model=$SCRATCH/slip.model" "slip model" "slip model refused with file:line" \
+	"$SCRATCH/slip.model:2: 'esc/pwned' lies beneath the symlink 'esc'"
 
 # The link declared after the entry it would stand above: refused too.
 printf 'esc/pwned 4096\nesc -> %s\n' "$SCRATCH/outside" >"$SCRATCH/slip2.model"
-out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
-	--workload "tree:model=$SCRATCH/slip2.model" 2>&1)
+tree_run "model=$SCRATCH/slip2.model"
 [[ $out == *"$SCRATCH/slip2.model:2: link 'esc' would stand above 'esc/pwned'"* ]] &&
 	ok "a link above an earlier entry is refused" ||
 	not_ok "a link above an earlier entry is refused" "$out"
 
-python3 - "$SCRATCH/slip.tar" "$SCRATCH/outside" <<'PY'
+# link_then_file TAR LINK TARGET FILE: a tarball of the symlink LINK ->
+# TARGET, then a file FILE holding "pwned".
+link_then_file() {
+	python3 - "$@" <<'PY'
 import io, sys, tarfile
-with tarfile.open(sys.argv[1], "w") as t:
-    l = tarfile.TarInfo("esc"); l.type = tarfile.SYMTYPE; l.linkname = sys.argv[2]
+tar, link, target, name = sys.argv[1:]
+with tarfile.open(tar, "w") as t:
+    l = tarfile.TarInfo(link); l.type = tarfile.SYMTYPE; l.linkname = target
     t.addfile(l)
     data = b"pwned\n"
-    f = tarfile.TarInfo("esc/pwned"); f.size = len(data)
+    f = tarfile.TarInfo(name); f.size = len(data)
     t.addfile(f, io.BytesIO(data))
 PY
-out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
-	--workload "tree:tarball=$SCRATCH/slip.tar" 2>&1)
-rc=$?
-[ $rc -ne 0 ] && [[ $out == *"$SCRATCH/slip.tar: entry 2: 'esc/pwned' lies beneath the symlink 'esc'"* ]] &&
-	ok "slip tarball refused, naming the entry" ||
-	not_ok "slip tarball refused, naming the entry" "exit $rc" "$out"
-[ -z "$(ls -A "$SCRATCH/outside")" ] && ok "slip tarball wrote nothing outside" ||
-	not_ok "slip tarball wrote nothing outside" "$(ls -la "$SCRATCH/outside")"
+}
 
-python3 - "$SCRATCH/over.tar" "$SCRATCH/victim" <<'PY'
-import io, sys, tarfile
-with tarfile.open(sys.argv[1], "w") as t:
-    l = tarfile.TarInfo("f"); l.type = tarfile.SYMTYPE; l.linkname = sys.argv[2]
-    t.addfile(l)
-    data = b"pwned\n"
-    f = tarfile.TarInfo("f"); f.size = len(data)
-    t.addfile(f, io.BytesIO(data))
-PY
+link_then_file "$SCRATCH/slip.tar" esc "$SCRATCH/outside" esc/pwned
+slip_refused "tarball=$SCRATCH/slip.tar" "slip tarball" "slip tarball refused, naming the entry" \
+	"$SCRATCH/slip.tar: entry 2: 'esc/pwned' lies beneath the symlink 'esc'"
+
+link_then_file "$SCRATCH/over.tar" f "$SCRATCH/victim" f
 echo precious >"$SCRATCH/victim"
-out=$("$FSLAB" run --target "dir:$SCRATCH/target" --db "$DB" \
-	--workload "tree:tarball=$SCRATCH/over.tar" 2>&1)
+tree_run "tarball=$SCRATCH/over.tar"
 [[ $out == *"entry 2: 'f' would be written through the symlink"* ]] &&
 	[ "$(cat "$SCRATCH/victim")" = precious ] &&
 	ok "a file entry over an earlier symlink is refused" ||

@@ -8,6 +8,20 @@ need_root
 need_cmd setpriv
 scratch_dir
 
+# refused RC WHAT DIR WHY EMPTY: the run that exited RC, its output in
+# $out, refused the target DIR: exit 2, naming DIR and WHY, nothing
+# created in EMPTY (the directory behind DIR).
+refused() {
+	local rc=$1 what=$2 dir=$3 why=$4 empty=$5
+	[ $rc -eq 2 ] && ok "$what: exit 2" ||
+		not_ok "$what: exit 2" "exit $rc" "$out"
+	[[ $out == *"'$dir'"*"$why"* ]] &&
+		ok "$what: names the directory and why" ||
+		not_ok "$what: names the directory and why" "$out"
+	[ -z "$(ls -A "$empty")" ] && ok "$what: nothing created" ||
+		not_ok "$what: nothing created" "$(ls -A "$empty")"
+}
+
 dir=$SCRATCH/rw
 ro=$SCRATCH/ro
 mkdir -p "$dir" "$ro"
@@ -15,14 +29,7 @@ if mount --bind "$dir" "$ro" && cleanup_add "umount '$ro'" &&
 	mount -o remount,ro,bind "$ro"; then
 	out=$("$FSLAB" run --target "dir:$ro" --no-store \
 		--workload metadata:files=10 2>&1)
-	rc=$?
-	[ $rc -eq 2 ] && ok "read-only bind mount: exit 2" ||
-		not_ok "read-only bind mount: exit 2" "exit $rc" "$out"
-	[[ $out == *"'$ro'"*"Read-only file system"* ]] &&
-		ok "read-only bind mount: names the directory and why" ||
-		not_ok "read-only bind mount: names the directory and why" "$out"
-	[ -z "$(ls -A "$dir")" ] && ok "read-only bind mount: nothing created" ||
-		not_ok "read-only bind mount: nothing created" "$(ls -A "$dir")"
+	refused $? "read-only bind mount" "$ro" "Read-only file system" "$dir"
 else
 	not_ok "make a read-only bind mount"
 fi
@@ -36,14 +43,7 @@ asnobody() {
 }
 out=$(asnobody "$FSLAB" run --target "dir:$rootdir" --no-store \
 	--workload metadata:files=10 2>&1)
-rc=$?
-[ $rc -eq 2 ] && ok "unwritable for nobody: exit 2" ||
-	not_ok "unwritable for nobody: exit 2" "exit $rc" "$out"
-[[ $out == *"'$rootdir'"*"Permission denied"* ]] &&
-	ok "unwritable for nobody: names the directory and why" ||
-	not_ok "unwritable for nobody: names the directory and why" "$out"
-[ -z "$(ls -A "$rootdir")" ] && ok "unwritable for nobody: nothing created" ||
-	not_ok "unwritable for nobody: nothing created" "$(ls -A "$rootdir")"
+refused $? "unwritable for nobody" "$rootdir" "Permission denied" "$rootdir"
 # With a database nobody cannot write either, the db is refused first.
 out=$(asnobody "$FSLAB" run --target "dir:$rootdir" \
 	--db "$rootdir/r.db" --workload metadata:files=10 2>&1)

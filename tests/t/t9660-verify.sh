@@ -8,12 +8,7 @@
 # refuse --verify with a usage error.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/verifylib.sh"
-need_loop
-need_cmd sqlite3
-need_cmd mkfs.ext4
-need_cmd mkfs.xfs
-need_cmd filefrag
-scratch_dir
+verify_setup
 
 # 16 MiB file, 2 MiB per-char, a few seeks: seconds per run.
 bon=bonnie:size=16M,ram=0,byte_io=2M,seeks=200,files=1:8192:100
@@ -23,17 +18,12 @@ blk=261
 off=$((blk * 4096))
 
 for fs in ext4 xfs; do
-	"$FSLAB" run --verify --target $fs:size=512M --workload "$bon" \
-		--db "$DB" --scratch "$SCRATCH" --tag "clean-$fs" \
-		>"$SCRATCH/clean-$fs.out" 2>"$SCRATCH/clean-$fs.err"
-	rc=$?
-	[ $rc -eq 0 ] && ok "$fs: clean --verify run exits 0" ||
-		not_ok "$fs: clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
-	st=$(sqlite3 "$DB" "select p.name || ':' || p.status from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 'clean-$fs' and p.name in ('verify-data', 'rewrite', 'block-read', 'getc', 'seq-stat')" | sort | tr '\n' ' ')
+	clean_run $fs 512M "$bon"
+	st=$(vq "p.name || ':' || p.status" "clean-$fs" "and p.name in ('verify-data', 'rewrite', 'block-read', 'getc', 'seq-stat')" | sort | tr '\n' ' ')
 	[ "$st" = "block-read:ok getc:ok rewrite:ok seq-stat:ok verify-data:ok " ] &&
 		ok "$fs: read phases and the final verify-data phase pass" ||
 		not_ok "$fs: read phases and the final verify-data phase pass" "got '$st'"
-	n=$(sqlite3 "$DB" "select p.bytes from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 'clean-$fs' and p.name = 'verify-data'")
+	n=$(vq p.bytes "clean-$fs" "and p.name = 'verify-data'")
 	[ "$n" = $((16 * 1048576)) ] && ok "$fs: verify-data read the whole file" ||
 		not_ok "$fs: verify-data read the whole file" "bytes '$n'"
 done
@@ -41,7 +31,7 @@ done
 # Without --verify there is no verify-data phase (nothing changes).
 "$FSLAB" run --target ext4:size=512M --workload "$bon" --db "$DB" \
 	--scratch "$SCRATCH" --tag plain >/dev/null 2>"$SCRATCH/plain.err"
-n=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 'plain' and p.name = 'verify-data'")
+n=$(vq "count(*)" plain "and p.name = 'verify-data'")
 [ "$n" = 0 ] && ok "without --verify: no verify-data phase" ||
 	not_ok "without --verify: no verify-data phase" "got $n" "$(tail -3 "$SCRATCH/plain.err")"
 
@@ -67,7 +57,7 @@ for phase in rewrite getc block-read verify-data; do
 	msg="verify: file Bonnie\.[0-9]* offset $off: block holds file [0-9a-f]\{16\} offset 0 (misdirected write within the file)"
 	grep -q "$msg" "$ERR" && ok "$tag: mismatch names file, offset and what the block holds" ||
 		not_ok "$tag: mismatch names file, offset and what the block holds" "$(grep -i verify "$ERR")"
-	st=$(sqlite3 "$DB" "select p.status || ' ' || p.error from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$tag' and p.name = '$phase'")
+	st=$(vq "p.status || ' ' || p.error" "$tag" "and p.name = '$phase'")
 	case "$st" in
 	"failed verify: file Bonnie."*" offset $off: block holds file "*) ok "$tag: phase $phase stored as failed with the mismatch" ;;
 	*) not_ok "$tag: phase $phase stored as failed with the mismatch" "got '$st'" ;;

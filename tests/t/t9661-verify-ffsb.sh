@@ -7,23 +7,12 @@
 # with file and offset, and the run fails.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/verifylib.sh"
-need_loop
-need_cmd sqlite3
-need_cmd mkfs.ext4
-need_cmd mkfs.xfs
-need_cmd filefrag
-scratch_dir
+verify_setup
 
 mix=$TOP/examples/ffsb/small-mix.ffsb
 
 for fs in ext4 xfs; do
-	"$FSLAB" run --verify --target $fs:size=1G \
-		--workload "ffsb:profile=$mix,time=2,seed=7" --db "$DB" \
-		--scratch "$SCRATCH" --tag "clean-$fs" \
-		>"$SCRATCH/clean-$fs.out" 2>"$SCRATCH/clean-$fs.err"
-	rc=$?
-	[ $rc -eq 0 ] && ok "$fs: clean --verify run exits 0" ||
-		not_ok "$fs: clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
+	clean_run $fs 1G "ffsb:profile=$mix,time=2,seed=7"
 	st=$(vq "p.name || ':' || p.status" "clean-$fs" "order by p.seq" | tr '\n' ' ')
 	[ "$st" = "setup:ok run:ok verify-data:ok " ] && ok "$fs: setup, run and verify-data pass" ||
 		not_ok "$fs: setup, run and verify-data pass" "got '$st'"

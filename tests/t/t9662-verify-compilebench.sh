@@ -8,14 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/cbdata.sh"
 . "$(dirname "$0")/verifylib.sh"
-need_loop
-need_cmd sqlite3
-need_cmd mkfs.ext4
-need_cmd mkfs.xfs
-need_cmd filefrag
-scratch_dir
-have_cbdata || _need "compilebench data sets at $CBDATA"
-make_small_cbdata "$SCRATCH/cbdata"
+verify_setup
+need_small_cbdata
 # seed 1 patches (read, truncate, rewrite through O_APPEND) then reads;
 # seed 4 compiles (appends to the trees)
 cb="compilebench:initial-dirs=2,runs=10,seed=1,sources=$SCRATCH/cbdata"
@@ -24,12 +18,7 @@ cb4="compilebench:initial-dirs=2,runs=10,seed=4,sources=$SCRATCH/cbdata"
 for fs in ext4 xfs; do
 	w=$cb
 	[ $fs = ext4 ] || w=$cb4
-	"$FSLAB" run --verify --target $fs:size=1G --workload "$w" --db "$DB" \
-		--scratch "$SCRATCH" --tag "clean-$fs" \
-		>"$SCRATCH/clean-$fs.out" 2>"$SCRATCH/clean-$fs.err"
-	rc=$?
-	[ $rc -eq 0 ] && ok "$fs: clean --verify run exits 0" ||
-		not_ok "$fs: clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
+	clean_run $fs 1G "$w"
 	n=$(vq "count(*)" "clean-$fs" "and p.status != 'ok'")
 	v=$(vq "p.files" "clean-$fs" "and p.name = 'verify-data' and p.status = 'ok'")
 	[ "$n" = 0 ] && [ "${v:-0}" -gt 100 ] && ok "$fs: every phase and verify-data ($v files) pass" ||

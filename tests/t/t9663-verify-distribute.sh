@@ -7,22 +7,11 @@
 # with file and offset, and the run fails.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/verifylib.sh"
-need_loop
-need_cmd sqlite3
-need_cmd mkfs.ext4
-need_cmd mkfs.xfs
-need_cmd filefrag
-scratch_dir
+verify_setup
 
 for cfg in ext4:link xfs:copy; do
 	fs=${cfg%:*} how=${cfg#*:}
-	"$FSLAB" run --verify --target $fs:size=1G \
-		--workload "distribute:files=500,fanout=2,size=8k-24k,deliver=$how" \
-		--db "$DB" --scratch "$SCRATCH" --tag "clean-$fs" \
-		>"$SCRATCH/clean-$fs.out" 2>"$SCRATCH/clean-$fs.err"
-	rc=$?
-	[ $rc -eq 0 ] && ok "$fs ($how): clean --verify run exits 0" ||
-		not_ok "$fs ($how): clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
+	clean_run $fs 1G "distribute:files=500,fanout=2,size=8k-24k,deliver=$how" "$fs ($how)"
 	b=$(vq p.bytes "clean-$fs" "and p.name = 'verify' and p.status = 'ok'")
 	[ "${b:-0}" -ge $((1000 * 8192)) ] && ok "$fs ($how): verify phase read every delivered file ($b bytes)" ||
 		not_ok "$fs ($how): verify phase read every delivered file" "bytes '$b'"

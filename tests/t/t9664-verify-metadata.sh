@@ -6,22 +6,12 @@
 # read has passed, by verify-data, with file and offset; the run fails.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/verifylib.sh"
-need_loop
-need_cmd sqlite3
-need_cmd mkfs.ext4
-need_cmd mkfs.xfs
-need_cmd filefrag
-scratch_dir
+verify_setup
 
 wl="metadata:files=300,size=16k,dirs=2,threads=2"
 
 for fs in ext4 xfs; do
-	"$FSLAB" run --verify --target $fs:size=1G --workload "$wl" --db "$DB" \
-		--scratch "$SCRATCH" --tag "clean-$fs" \
-		>"$SCRATCH/clean-$fs.out" 2>"$SCRATCH/clean-$fs.err"
-	rc=$?
-	[ $rc -eq 0 ] && ok "$fs: clean --verify run exits 0" ||
-		not_ok "$fs: clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
+	clean_run $fs 1G "$wl"
 	st=$(vq "p.name || ':' || p.status" "clean-$fs" "order by p.seq" | tr '\n' ' ')
 	[ "$st" = "mkdir:ok create:ok stat:ok read:ok verify-data:ok unlink:ok rmdir:ok " ] &&
 		ok "$fs: verify-data runs before unlink and passes" ||

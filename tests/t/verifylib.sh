@@ -3,6 +3,31 @@
 # held in --pause-before (pause_wait is lib.sh's), and corrupt a file's
 # block behind fslab's back by writing to the loop image under it.
 
+# verify_setup: what every verify test needs (loop targets of both
+# filesystems, sqlite3 for the store, filefrag to find a block in the
+# image) and its scratch dir; skips the file without them.
+verify_setup() {
+	need_loop
+	need_cmd sqlite3
+	need_cmd mkfs.ext4
+	need_cmd mkfs.xfs
+	need_cmd filefrag
+	scratch_dir
+}
+
+# clean_run FS SIZE WORKLOAD [LABEL]: `fslab run --verify` on a SIZE FS
+# loop image, tagged clean-FS, its output in $SCRATCH/clean-FS.out and
+# .err; one test that it exits 0, named after LABEL (default FS).
+clean_run() {
+	local fs=$1 size=$2 wl=$3 label=${4:-$1} rc
+	"$FSLAB" run --verify --target "$fs:size=$size" --workload "$wl" \
+		--db "$DB" --scratch "$SCRATCH" --tag "clean-$fs" \
+		>"$SCRATCH/clean-$fs.out" 2>"$SCRATCH/clean-$fs.err"
+	rc=$?
+	[ $rc -eq 0 ] && ok "$label: clean --verify run exits 0" ||
+		not_ok "$label: clean --verify run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/clean-$fs.err")"
+}
+
 # image_copy_block FILE FROM TO: overwrite logical 4 KiB block TO of FILE
 # (on a loop-mounted filesystem) with its block FROM, in the image file,
 # then drop caches so the next read comes from the disk.  For the

@@ -74,6 +74,18 @@ static const struct cfg base = {
 	{ 7, 7, 7, 7, 7 },
 };
 
+/* base with every rate and every time scaled: a consistent change. */
+static struct cfg scaled(double rate, double secs)
+{
+	struct cfg c = base;
+
+	for (int i = 0; i < NREP; i++) {
+		c.rate[i] = base.rate[i] * rate;
+		c.secs[i] = base.secs[i] * secs;
+	}
+	return c;
+}
+
 static const struct cmp_row *row(const struct cmp_table *t,
 				 const char *metric)
 {
@@ -277,17 +289,14 @@ static void test_hmean_and_stats(void **state)
 /* Higher rate = better, higher time = worse, counts: no verdict. */
 static void test_direction(void **state)
 {
-	struct cfg b = base;
+	struct cfg b = scaled(1.2, 1.2);
 	struct run_rec *r;
 	struct compare_opts o;
 	struct cmp_table t;
 	(void)state;
 
-	for (int i = 0; i < NREP; i++) {
-		b.rate[i] = base.rate[i] * 1.2;
-		b.secs[i] = base.secs[i] * 1.2;
+	for (int i = 0; i < NREP; i++)
 		b.count[i] = 9;
-	}
 	r = make_run(&base, &b, NREP);
 	compare_opts_init(&o);
 	o.all = true;
@@ -397,16 +406,12 @@ static void test_key_rollup(void **state)
 {
 	static const char *const keys[] = { "read/MiB/s", "read/wall_s",
 					    NULL };
-	struct cfg b = base;
+	struct cfg b = scaled(1.21, 1.1);
 	struct run_rec *r;
 	struct compare_opts o;
 	struct cmp_table t;
 	(void)state;
 
-	for (int i = 0; i < NREP; i++) {
-		b.rate[i] = base.rate[i] * 1.21;
-		b.secs[i] = base.secs[i] * 1.1;
-	}
 	r = make_run(&base, &b, NREP);
 	compare_opts_init(&o);
 	o.key_metrics = keys;
@@ -553,14 +558,12 @@ static void test_too_short(void **state)
 /* Two repetitions are too few, however clear the difference. */
 static void test_two_reps_too_few(void **state)
 {
-	struct cfg b = base;
+	struct cfg b = scaled(2, 1);
 	struct run_rec *r;
 	struct compare_opts o;
 	struct cmp_table t;
 	(void)state;
 
-	for (int i = 0; i < NREP; i++)
-		b.rate[i] = base.rate[i] * 2;
 	r = make_run(&base, &b, 2);
 	compare_opts_init(&o);
 	build(r, &o, &t);

@@ -270,6 +270,16 @@ static void add_runs(struct frag_result *r, int n)
 	frag_result_add(r, &f, (uint64_t)n * 4096, name_path, &n);
 }
 
+/* The result the output tests print: three files of 1, 3 and 300 runs. */
+static void three_files(struct frag_result *r)
+{
+	frag_result_init(r, NULL, 2);
+	add_runs(r, 1);
+	add_runs(r, 3);
+	add_runs(r, 300);
+	frag_result_finish(r);
+}
+
 static void test_worst_heap(void **state)
 {
 	struct frag_result a, b;
@@ -303,11 +313,7 @@ static void test_json_shape(void **state)
 	char *s;
 	(void)state;
 
-	frag_result_init(&r, NULL, 2);
-	add_runs(&r, 1);
-	add_runs(&r, 3);
-	add_runs(&r, 300);
-	frag_result_finish(&r);
+	three_files(&r);
 	j = frag_to_json(&r);
 	s = json_dumps(j, 0);
 	json_decref(j);
@@ -524,11 +530,7 @@ static void test_stored_table(void **state)
 	FILE *f;
 	(void)state;
 
-	frag_result_init(&r, NULL, 2);
-	add_runs(&r, 1);
-	add_runs(&r, 3);
-	add_runs(&r, 300);
-	frag_result_finish(&r);
+	three_files(&r);
 	frag_to_phase_metrics(&r, &p);
 	f = open_memstream(&live, &ll);
 	frag_print_text(f, &r);

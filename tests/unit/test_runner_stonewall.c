@@ -27,6 +27,15 @@ static void nap_ms(long ms)
 		;
 }
 
+/* A world of one rank whose phases record into a new wlrun of RUN. */
+static void ctx_init(struct wl_ctx *ctx, struct run_rec *run)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->dir = ctx->shared_dir = "/nonexistent";
+	ctx->nranks = 1;
+	ctx->wlrun = run_rec_new_wlrun(run);
+}
+
 static void expect_metric(const struct phase_rec *p, const char *name,
 			  double value, const char *unit, enum better better)
 {
@@ -49,10 +58,7 @@ static void test_stonewall(void **state)
 	struct phase *ph;
 
 	(void)state;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.dir = ctx.shared_dir = "/nonexistent";
-	ctx.nranks = 1;
-	ctx.wlrun = run_rec_new_wlrun(run);
+	ctx_init(&ctx, run);
 
 	ph = phase_begin(&ctx, "create", NULL);
 	assert_false(phase_stonewall_hit(ph));  /* not armed */
@@ -92,10 +98,7 @@ static void test_unarmed(void **state)
 	struct phase *ph;
 
 	(void)state;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.dir = ctx.shared_dir = "/nonexistent";
-	ctx.nranks = 1;
-	ctx.wlrun = run_rec_new_wlrun(run);
+	ctx_init(&ctx, run);
 	ph = phase_begin(&ctx, "create", NULL);
 	phase_stonewall_arm(ph, 0);
 	nap_ms(5);
