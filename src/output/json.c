@@ -4,6 +4,8 @@
  * with jansson so escaping and number formatting are never hand-rolled.
  * Missing or non-finite values become null rather than a made-up 0, and
  * files are replaced atomically so a reader never sees half a document.
+ * The comparison of `fslab compare --format json` is here too, so both
+ * documents share one null rule and one vocabulary.
  */
 #include "output/json.h"
 
@@ -17,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compare/load.h"
+#include "compare/session.h"
 #include "output/provenance.h"
 #include "util/util.h"
 #include "util/version.h"
@@ -382,5 +386,211 @@ int json_write_run(const struct run_rec *r, const char *path)
 out:
 	free(tmp);
 	free(doc);
+	return rc;
+}
+
+/* ---- a comparison (fslab compare --format json) ---- */
+
+static json_t *jarr(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, jreal(x[i]));
+	return a;
+}
+
+static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
+{
+	json_t *o = json_object(), *groups = json_array();
+
+	json_object_set_new(o, "phase", json_string(row->phase));
+	json_object_set_new(o, "metric", json_string(row->metric));
+	json_object_set_new(o, "unit", json_string(row->unit));
+	json_object_set_new(o, "better", json_string(better_str(row->better)));
+	json_object_set_new(o, "key", json_boolean(row->key));
+	json_object_set_new(o, "traced", json_boolean(row->traced));
+	json_object_set_new(o, "mean_kind",
+			    json_string(compare_mean_name(row)));
+	for (size_t g = 0; g < t->nr_groups; g++) {
+		const struct cmp_stat *s = &row->st[g];
+		const struct cmp_delta *d = &row->d[g];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "group", json_string(t->labels[g]));
+		json_object_set_new(j, "n", json_integer((json_int_t)s->n));
+		json_object_set_new(j, "instances",
+				    json_integer((json_int_t)s->nr_inst));
+		json_object_set_new(j, "mean", jreal(s->mean));
+		json_object_set_new(j, "sd", jreal(s->sd));
+		json_object_set_new(j, "cov_pct", jreal(s->cov_pct));
+		json_object_set_new(j, "min", jreal(s->min));
+		json_object_set_new(j, "max", jreal(s->max));
+		json_object_set_new(j, "ci_lo", jreal(s->ci_lo));
+		json_object_set_new(j, "ci_hi", jreal(s->ci_hi));
+		json_object_set_new(j, "wall_s", jreal(s->wall_s));
+		json_object_set_new(j, "samples", jarr(s->x, s->n));
+		json_object_set_new(j, "instance_values",
+				    jarr(s->inst, s->nr_inst));
+		if (g) {
+			json_t *v = json_object();
+
+			json_object_set_new(v, "ratio", jreal(d->ratio));
+			json_object_set_new(v, "change_pct", jreal(d->pct));
+			json_object_set_new(v, "change_ci_lo_pct",
+					    jreal(d->pct_lo));
+			json_object_set_new(v, "change_ci_hi_pct",
+					    jreal(d->pct_hi));
+			json_object_set_new(v, "p", jreal(d->p));
+			json_object_set_new(v, "p_adj", jreal(d->tested ?
+							     d->p_adj : NAN));
+			json_object_set_new(v, "family",
+					    json_integer((json_int_t)
+							 d->family));
+			json_object_set_new(v, "mdc_pct", jreal(
+				d->verdict == CMP_SAME ? d->mdc_pct : NAN));
+			json_object_set_new(v, "significant",
+					    json_boolean(d->significant));
+			json_object_set_new(v, "verdict", json_string(
+				compare_verdict_name(d->verdict)));
+			json_object_set_new(j, "vs_baseline", v);
+		}
+		json_array_append_new(groups, j);
+	}
+	json_object_set_new(o, "groups", groups);
+	return o;
+}
+
+static json_t *table_json(const struct cmp_table *t)
+{
+	json_t *o = json_object(), *labels = json_array(), *rows =
+		json_array(), *roll = json_array(), *failed = json_array(),
+		*diffs = json_array(), *reps = json_array();
+
+	json_object_set_new(o, "workload", json_string(t->workload));
+	json_object_set_new(o, "target", t->name && !t->name_is_options ?
+			    json_string(t->name) : json_null());
+	json_object_set_new(o, "options", t->name && t->name_is_options ?
+			    json_string(t->name) : json_null());
+	for (size_t g = 0; g < t->nr_groups; g++) {
+		json_array_append_new(labels, json_string(t->labels[g]));
+		json_array_append_new(reps, json_integer(
+			(json_int_t)t->nr_reps[g]));
+	}
+	json_object_set_new(o, "groups", labels);
+	json_object_set_new(o, "repetitions", reps);
+	json_object_set_new(o, "baseline", t->nr_groups ?
+			    json_string(t->labels[0]) : json_null());
+	for (size_t i = 0; i < t->nr_diffs; i++) {
+		json_t *d = json_object(), *v = json_array();
+
+		json_object_set_new(d, "field",
+				    json_string(t->diffs[i].field));
+		for (size_t g = 0; g < t->nr_groups; g++)
+			json_array_append_new(v, json_string(
+				t->diffs[i].values[g]));
+		json_object_set_new(d, "values", v);
+		json_array_append_new(diffs, d);
+	}
+	json_object_set_new(o, "differences", diffs);
+	for (size_t i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].shown)
+			json_array_append_new(rows, row_json(t, &t->rows[i]));
+	json_object_set_new(o, "rows", rows);
+	for (size_t g = 0; g < t->nr_groups; g++) {
+		json_t *r = json_object();
+
+		json_object_set_new(r, "group", json_string(t->labels[g]));
+		json_object_set_new(r, "gmean_ratio", jreal(t->rollup[g]));
+		json_object_set_new(r, "metrics",
+				    json_integer((json_int_t)t->rollup_n[g]));
+		json_array_append_new(roll, r);
+	}
+	json_object_set_new(o, "rollup", roll);
+	json_object_set_new(o, "key_metrics", json_string(
+		t->key_from_workload ? "workload" : "rates"));
+	json_object_set_new(o, "regression", json_boolean(t->regression));
+	for (size_t g = 0; g < t->nr_groups; g++)
+		if (t->failed[g])
+			json_array_append_new(failed,
+					      json_string(t->labels[g]));
+	json_object_set_new(o, "failed", failed);
+	return o;
+}
+
+static json_t *orders_json(const struct cmp_input *in)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < in->nr; i++) {
+		const struct run_rec *r = in->runs[i];
+		json_t *o = json_object(), *reps = json_array();
+		int max_rep = -1;
+
+		json_object_set_new(o, "run", json_integer(r->id));
+		json_object_set_new(o, "target_order", r->target_order ?
+				    json_string(r->target_order) : json_null());
+		for (size_t j = 0; j < r->nr_wlruns; j++)
+			if (r->wlruns[j].pos >= 0 && r->wlruns[j].rep > max_rep)
+				max_rep = r->wlruns[j].rep;
+		for (int rep = 0; rep <= max_rep; rep++) {
+			json_t *names = json_array();
+
+			for (int pos = 0; pos < (int)r->nr_wlruns; pos++) {
+				const struct target_rec *t = NULL;
+
+				for (size_t j = 0; j < r->nr_wlruns && !t; j++)
+					if (r->wlruns[j].rep == rep &&
+					    r->wlruns[j].pos == pos)
+						t = run_rec_target(
+							r, &r->wlruns[j]);
+				if (!t)
+					break;
+				json_array_append_new(names, json_string(
+					t->name ? t->name : "?"));
+			}
+			json_array_append_new(reps, names);
+		}
+		json_object_set_new(o, "orders", reps);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+int json_print_compare(const struct cmp_session *s, const struct cmp_input *in,
+		       const struct compare_opts *o)
+{
+	json_t *root = json_object(), *arr = json_array(), *notes =
+		json_array();
+	char *str;
+	int rc = 0;
+
+	json_object_set_new(root, "format_version", json_integer(2));
+	json_object_set_new(root, "alpha", json_real(o->alpha));
+	json_object_set_new(root, "min_change_pct",
+			    json_real(o->min_change_pct));
+	json_object_set_new(root, "min_wall_s", json_real(o->min_wall_s));
+	json_object_set_new(root, "power", json_real(o->power));
+	json_object_set_new(root, "min_repetitions",
+			    json_integer(COMPARE_MIN_N));
+	json_object_set_new(root, "adjust",
+			    json_string(compare_adjust_name(o->adjust)));
+	json_object_set_new(root, "sample", json_string("repetition"));
+	json_object_set_new(root, "ratio_ci",
+			    json_string("log-scale delta method"));
+	json_object_set_new(root, "runs", orders_json(in));
+	for (size_t i = 0; i < s->nr_notes; i++)
+		json_array_append_new(notes, json_string(s->notes[i]));
+	json_object_set_new(root, "notes", notes);
+	for (size_t i = 0; i < s->nr; i++)
+		json_array_append_new(arr, table_json(&s->tabs[i]));
+	json_object_set_new(root, "workloads", arr);
+	str = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!str)
+		return error("cannot serialize the comparison to JSON");
+	if (printf("%s\n", str) < 0)
+		rc = error_errno("cannot write to stdout");
+	free(str);
 	return rc;
 }

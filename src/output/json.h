@@ -19,6 +19,16 @@ int json_write_run(const struct run_rec *r, const char *path);
 /* Serialize r to a newly allocated string (caller frees). */
 char *json_dump_run(const struct run_rec *r);
 
+struct cmp_session;
+struct cmp_input;
+struct compare_opts;
+
+/* The comparison as JSON on stdout (format_version 2): the settings,
+ * each run's target orders, the notes and one table per comparison.
+ * 0, or -1 with a message. */
+int json_print_compare(const struct cmp_session *s, const struct cmp_input *in,
+		       const struct compare_opts *o);
+
 /* Unix time t as an ISO 8601 UTC string, or JSON null when t is 0. */
 json_t *json_time_iso(int64_t t);
 
