@@ -22,6 +22,7 @@
 #include "fs/state.h"
 #include "trace/blktrace.h"
 #include "trace/plot.h"
+#include "util/interrupt.h"
 #include "util/util.h"
 
 struct trace_args {
@@ -66,13 +67,6 @@ const struct cmdopt_cmd cmd_trace_opts = {
 	.flags = CMDOPT_STOP_AT_ARG,
 	.args = CMDOPT_C_COMMAND,
 };
-
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
 
 /* The modelled disk: every data request, in issue order. */
 struct modelled {
@@ -284,8 +278,8 @@ static int run_child(char **argv, pid_t *pidp)
 	if (pid < 0)
 		return error_errno("cannot fork");
 	if (!pid) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		/* exec resets caught signals, not ignored ones. */
+		signal(SIGPIPE, SIG_DFL);
 		execvp(argv[0], argv);
 		fprintf(stderr, "fslab: error: cannot run '%s': %s\n", argv[0],
 			strerror(errno));
@@ -297,8 +291,8 @@ static int run_child(char **argv, pid_t *pidp)
 			return error_errno("cannot wait for '%s'", argv[0]);
 		/* Pass it on: a signal sent to fslab alone must end COMMAND
 		 * too (from a terminal the child got it already). */
-		if (got_signal)
-			kill(pid, got_signal);
+		if (interrupt_signal())
+			kill(pid, interrupt_signal());
 	}
 	return status;
 }
@@ -312,7 +306,6 @@ int cmd_trace(int argc, char **argv)
 	struct trace_capture *tc;
 	struct trace_result res;
 	struct trace_stats s;
-	struct sigaction sa;
 	int status, rc = EXIT_OK, argi;
 	double wall_s;
 	pid_t pid = 0;
@@ -346,12 +339,8 @@ int cmd_trace(int argc, char **argv)
 	if (disk_profile_load(a.disk_model, &disk) < 0)
 		return EXIT_USAGE;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* Not SA_RESTART: a signal ends waitpid() so it can be passed on. */
+	interrupt_install();
 
 	if (trace_capture_start(dev, blk ? TRACE_CAP_QUEUE : 0, &tc) < 0) {
 		state_finish();
@@ -368,9 +357,9 @@ int cmd_trace(int argc, char **argv)
 		disk_profile_release(&disk);
 		return EXIT_RUNTIME;
 	}
-	if (got_signal) {
+	if (interrupt_signal()) {
 		warning("interrupted; the trace covers the command until then");
-		rc = 128 + got_signal;  /* as every command (README) */
+		rc = 128 + interrupt_signal();  /* as every command (README) */
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		if (WIFEXITED(status))
 			error("'%s' exited with %d", argv[argi],
