@@ -507,13 +507,12 @@ static double watched_value(const struct workload *wl,
 	return n ? sum / (double)n : NAN;
 }
 
-/* CoV % of the watched value over target i's finished repetitions. */
-static double target_cov(const struct runner *rn, size_t i, size_t *nr)
+/* The watched value of each of target i's finished repetitions. */
+static double *target_values(const struct runner *rn, size_t i, size_t *nr)
 {
 	const struct workload *wl = rn->cfg->wls[0].wl;
 	const struct run_rec *r = rn->run;
 	double *v = xcalloc(r->nr_wlruns + 1, sizeof(*v));
-	struct stats_summary s;
 	size_t n = 0;
 
 	for (size_t j = 0; j < r->nr_wlruns; j++) {
@@ -528,9 +527,18 @@ static double target_cov(const struct runner *rn, size_t i, size_t *nr)
 		if (!isnan(x))
 			v[n++] = x;
 	}
-	stats_summarize(v, n, &s);
-	free(v);
 	*nr = n;
+	return v;
+}
+
+/* CoV % of the watched value over target i's finished repetitions. */
+static double target_cov(const struct runner *rn, size_t i, size_t *nr)
+{
+	double *v = target_values(rn, i, nr);
+	struct stats_summary s;
+
+	stats_summarize(v, *nr, &s);
+	free(v);
 	return s.cov_pct;
 }
 
@@ -567,25 +575,12 @@ static bool series_done(const struct runner *rn, const size_t *only,
 /* Mean of the watched value over target i's finished repetitions. */
 static double target_mean(const struct runner *rn, size_t i)
 {
-	const struct workload *wl = rn->cfg->wls[0].wl;
-	const struct run_rec *r = rn->run;
-	double sum = 0;
-	size_t n = 0;
+	size_t n;
+	double *v = target_values(rn, i, &n), sum = 0;
 
-	for (size_t j = 0; j < r->nr_wlruns; j++) {
-		const struct wlrun_rec *w = &r->wlruns[j];
-		double x;
-
-		if (strcmp(w->workload, wl->name) ||
-		    strcmp(w->status, "complete") ||
-		    r->targets[w->target_idx].idx != (int)i)
-			continue;
-		x = watched_value(wl, w);
-		if (!isnan(x)) {
-			sum += x;
-			n++;
-		}
-	}
+	for (size_t k = 0; k < n; k++)
+		sum += v[k];
+	free(v);
 	return n ? sum / (double)n : NAN;
 }
 

@@ -13,6 +13,7 @@
 #include "output/csv.h"
 #include "output/json.h"
 #include "store/store.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 struct results_args {
@@ -39,51 +40,42 @@ const struct cmdopt_cmd cmd_results_opts = {
 	.opts = results_table,
 };
 
-/* "a,b" of the distinct values, in first-seen order. */
-static char *join_distinct(char **vals, size_t nr)
+/* Append v (NULL: "?") to the "a,b" list in sb unless it is there. */
+static void add_distinct(struct strbuf *sb, const char *v)
 {
-	size_t len = 1, pos = 0;
-	char *out;
+	size_t len;
 
-	for (size_t i = 0; i < nr; i++)
-		len += strlen(vals[i] ? vals[i] : "?") + 1;
-	out = xmalloc(len);
-	out[0] = '\0';
-	for (size_t i = 0; i < nr; i++) {
-		const char *v = vals[i] ? vals[i] : "?";
-		bool seen = false;
+	v = v ? v : "?";
+	len = strlen(v);
+	for (const char *p = sb->buf; *p; ) {
+		const char *e = strchrnul(p, ',');
 
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(vals[j] ? vals[j] : "?", v);
-		if (seen)
-			continue;
-		pos += (size_t)sprintf(out + pos, "%s%s", pos ? "," : "", v);
+		if ((size_t)(e - p) == len && !strncmp(p, v, len))
+			return;
+		p = *e ? e + 1 : e;
 	}
-	return out;
+	if (sb->len)
+		strbuf_addch(sb, ',');
+	strbuf_addstr(sb, v);
 }
 
+/* The distinct target names, then workloads, in first-seen order. */
 static char *target_names(const struct run_rec *r)
 {
-	char **v = xcalloc(r->nr_targets + 1, sizeof(*v));
-	char *s;
+	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < r->nr_targets; i++)
-		v[i] = r->targets[i].name;
-	s = join_distinct(v, r->nr_targets);
-	free(v);
-	return s;
+		add_distinct(&sb, r->targets[i].name);
+	return strbuf_detach(&sb, NULL);
 }
 
 static char *workload_names(const struct run_rec *r)
 {
-	char **v = xcalloc(r->nr_wlruns + 1, sizeof(*v));
-	char *s;
+	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < r->nr_wlruns; i++)
-		v[i] = r->wlruns[i].workload;
-	s = join_distinct(v, r->nr_wlruns);
-	free(v);
-	return s;
+		add_distinct(&sb, r->wlruns[i].workload);
+	return strbuf_detach(&sb, NULL);
 }
 
 static void fmt_local(char *buf, size_t len, int64_t t)
