@@ -117,11 +117,8 @@ static void prov_rows(FILE *out, const struct run_rec *r)
 	for (size_t i = 0; i < r->nr_targets; i++) {
 		const struct target_rec *t = &r->targets[i];
 		char *mkfs = provenance_mkfs_command(t);
-		bool dup = false;
 
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = r->targets[j].idx == t->idx;
-		if (!dup) {
+		if (provenance_first_target(r, i)) {
 			prov_row(out, r, t, NULL, "device", t->device);
 			snprintf(buf, sizeof(buf), "%llu",
 				 (unsigned long long)t->size);
@@ -136,11 +133,8 @@ static void prov_rows(FILE *out, const struct run_rec *r)
 	}
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		const struct wlrun_rec *w = &r->wlruns[i];
-		bool dup = false;
 
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = !strcmp(r->wlruns[j].workload, w->workload);
-		if (!dup)
+		if (provenance_first_workload(r, i))
 			prov_row(out, r, NULL, w->workload, "options",
 				 w->options);
 	}

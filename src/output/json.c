@@ -287,11 +287,8 @@ static json_t *provenance_json(const struct run_rec *r)
 		const struct target_rec *t = &r->targets[i];
 		json_t *to;
 		char *mkfs;
-		bool dup = false;
 
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = r->targets[j].idx == t->idx;
-		if (dup)
+		if (!provenance_first_target(r, i))
 			continue;
 		to = json_object();
 		mkfs = provenance_mkfs_command(t);
@@ -309,11 +306,8 @@ static json_t *provenance_json(const struct run_rec *r)
 	arr = json_array();
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		const struct wlrun_rec *w = &r->wlruns[i];
-		bool dup = false;
 
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = !strcmp(r->wlruns[j].workload, w->workload);
-		if (!dup)
+		if (provenance_first_workload(r, i))
 			json_array_append_new(arr, json_pack(
 				"{s:o, s:o}", "workload", jstr(w->workload),
 				"options", jstr(w->options)));

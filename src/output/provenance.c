@@ -38,6 +38,27 @@ char *provenance_mkfs_command(const struct target_rec *t)
 	return mkfs_command(t->fstype, t->mkfs_opts, t->device);
 }
 
+bool provenance_first_target(const struct run_rec *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (r->targets[j].idx == r->targets[i].idx)
+			return false;
+	return true;
+}
+
+bool provenance_first_workload(const struct run_rec *r, size_t i)
+{
+	const struct wlrun_rec *w = &r->wlruns[i];
+
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(str_or(r->wlruns[j].workload, ""),
+			    str_or(w->workload, "")) &&
+		    !strcmp(str_or(r->wlruns[j].options, ""),
+			    str_or(w->options, "")))
+			return false;
+	return true;
+}
+
 static void print_target(FILE *out, const struct target_rec *t)
 {
 	char size[32];
@@ -67,24 +88,13 @@ void provenance_text(FILE *out, const struct run_rec *r)
 		str_or(r->host, "?"), (unsigned long long)r->seed);
 	fprintf(out, "kernel %s\n", str_or(r->kernel, "?"));
 	fprintf(out, "command: %s\n", str_or(r->cmdline, "?"));
-	for (size_t i = 0; i < r->nr_targets; i++) {
-		bool dup = false;
-
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = r->targets[j].idx == r->targets[i].idx;
-		if (!dup)
+	for (size_t i = 0; i < r->nr_targets; i++)
+		if (provenance_first_target(r, i))
 			print_target(out, &r->targets[i]);
-	}
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		const struct wlrun_rec *w = &r->wlruns[i];
-		bool dup = false;
 
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = !strcmp(str_or(r->wlruns[j].workload, ""),
-				      str_or(w->workload, "")) &&
-			      !strcmp(str_or(r->wlruns[j].options, ""),
-				      str_or(w->options, ""));
-		if (!dup)
+		if (provenance_first_workload(r, i))
 			fprintf(out, "workload %s: %s\n",
 				str_or(w->workload, "?"),
 				str_or(w->options, "(defaults)"));

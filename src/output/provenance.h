@@ -9,6 +9,7 @@
 #ifndef FSLAB_PROVENANCE_H
 #define FSLAB_PROVENANCE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "result.h"
@@ -20,5 +21,13 @@ void provenance_text(FILE *out, const struct run_rec *r);
 char *provenance_mkfs_command(const struct target_rec *t);
 /* "2026-12-03 08:20:39 UTC" into buf; "-" for 0. */
 char *provenance_date(char *buf, size_t len, int64_t t);
+
+/*
+ * Which records the provenance names (every format the same): a target
+ * once, not per repetition (the first record of its command-line index);
+ * a workload once per option set (the first with its name and options).
+ */
+bool provenance_first_target(const struct run_rec *r, size_t i);
+bool provenance_first_workload(const struct run_rec *r, size_t i);
 
 #endif

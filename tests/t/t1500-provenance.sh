@@ -128,6 +128,22 @@ if [ "$(id -u)" -eq 0 ] && grep -q tracefs /proc/filesystems; then
 		not_ok "traced report: the scatter is an embedded raster"
 fi
 
+# Two option sets of one workload and two repetitions: every format names
+# each option set once and each target once.
+"$FSLAB" run -t ext4:size=1G -w metadata:files=40 -w metadata:files=50 \
+	--repeat 2 --tag two --db "$DB" --scratch "$SCRATCH" --json "$SCRATCH/two.json" \
+	>"$SCRATCH/two.out" 2>&1
+rc=$?
+"$FSLAB" show two --db "$DB" --format csv >"$SCRATCH/two.csv"
+t=$(grep -c '^workload metadata: files=' "$SCRATCH/two.out")
+c=$(grep -c ',provenance:options,' "$SCRATCH/two.csv")
+d=$(grep -c ',provenance:device,' "$SCRATCH/two.csv")
+j=$(python3 -c 'import json,sys; p = json.load(open(sys.argv[1]))["provenance"]
+print(len(p["workloads"]), len(p["targets"]), " ".join(w["options"].split(",")[0] for w in p["workloads"]))' "$SCRATCH/two.json")
+[ $rc -eq 0 ] && [ "$t" = 2 ] && [ "$c" = 2 ] && [ "$d" = 1 ] && [ "$j" = "2 1 files=40 files=50" ] &&
+	ok "two option sets: text, CSV and JSON each name both, and the target once" ||
+	not_ok "two option sets named once each in every format" "exit $rc; text $t, csv $c options $d devices, json '$j'"
+
 nothing_left_under "$SCRATCH" && ok "nothing mounted or attached" ||
 	not_ok "nothing mounted or attached" "$(grep "$SCRATCH" /proc/mounts)"
 finish
