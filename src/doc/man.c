@@ -15,6 +15,7 @@
 #include "doc/doc.h"
 #include "util/cmdopt.h"
 #include "util/opt.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "workload.h"
@@ -467,18 +468,14 @@ static void page_workloads(FILE *out)
 		fputc('\n', out);
 		line(out, wl->summary, strlen(wl->summary));
 		{
-			char *ph = xstrdup("Phases:");
+			struct strbuf ph = STRBUF_INIT;
 
-			for (const char *const *p = wl->phases; p && *p; p++) {
-				char *n = xasprintf("%s %s%s", ph, *p,
-						    p[1] ? "," : ".");
-
-				free(ph);
-				ph = n;
-			}
+			strbuf_addstr(&ph, "Phases:");
+			for (const char *const *p = wl->phases; p && *p; p++)
+				strbuf_addf(&ph, " %s%s", *p, p[1] ? "," : ".");
 			fputs(".PP\n", out);
-			line(out, ph, strlen(ph));
-			free(ph);
+			line(out, ph.buf, ph.len);
+			strbuf_release(&ph);
 		}
 		for (const struct opt *o = wl->opts; o && o->name; o++)
 			workload_opt(out, o);

@@ -9,6 +9,7 @@
 
 #include "output/csv.h"
 #include "output/provenance.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 static const char *better_name(enum better b)
@@ -238,22 +239,13 @@ void csv_write_run_list(FILE *out, struct run_rec *const *runs, size_t nr)
 /* "field=value; ..." of what differs, this group's side. */
 static void csv_diffs(FILE *out, const struct cmp_table *t, size_t g)
 {
-	size_t len = 1;
-	char *s;
+	struct strbuf s = STRBUF_INIT;
 
 	for (size_t i = 0; i < t->nr_diffs; i++)
-		len += strlen(t->diffs[i].field) +
-		       strlen(t->diffs[i].values[g]) + 3;
-	s = xcalloc(len, 1);
-	for (size_t i = 0; i < t->nr_diffs; i++) {
-		if (i)
-			strcat(s, "; ");
-		strcat(s, t->diffs[i].field);
-		strcat(s, "=");
-		strcat(s, t->diffs[i].values[g]);
-	}
-	csv_field(out, s, false);
-	free(s);
+		strbuf_addf(&s, "%s%s=%s", i ? "; " : "", t->diffs[i].field,
+			    t->diffs[i].values[g]);
+	csv_field(out, s.buf, false);
+	strbuf_release(&s);
 }
 
 void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr)
