@@ -16,6 +16,7 @@
 #include "output/chart.h"
 #include "output/html.h"
 #include "preflight.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
@@ -50,19 +51,12 @@ const struct cmdopt_cmd cmd_report_opts = {
 
 static char *report_title(const struct cmp_input *in)
 {
-	size_t len = 0;
-	char *s;
+	struct strbuf s = STRBUF_INIT;
 
+	strbuf_addstr(&s, "fslab report: ");
 	for (size_t i = 0; i < in->nr_args; i++)
-		len += strlen(in->arg_labels[i]) + 2;
-	s = xmalloc(len + 32);
-	strcpy(s, "fslab report: ");
-	for (size_t i = 0; i < in->nr_args; i++) {
-		if (i)
-			strcat(s, ", ");
-		strcat(s, in->arg_labels[i]);
-	}
-	return s;
+		strbuf_addf(&s, "%s%s", i ? ", " : "", in->arg_labels[i]);
+	return strbuf_detach(&s, NULL);
 }
 
 static int write_report(const char *path, const struct cmp_input *in,
