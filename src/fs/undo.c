@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * undo.c - undo handlers for the resources fs/ creates.  state.c has
+ * undo.c - undo handlers for the resources fs/ creates.  replay.c has
  * checked each entry's place, name and inode before it gets here; these
  * check the live state once more right before acting (is it still
  * mounted, from a loop device backed by our image?) and act through fds
@@ -243,7 +243,7 @@ static int undo_wldir(const struct undo_journal *j, const struct undo_entry *e,
 			printf("%s is already gone\n", e->arg);
 		return 0;
 	}
-	/* state.c compared the name's inode; compare what we opened. */
+	/* replay.c compared the name's inode; compare what we opened. */
 	if (fstat(fd, &st) < 0 || !e->have_ident ||
 	    (unsigned long long)st.st_dev != e->dev ||
 	    (unsigned long long)st.st_ino != e->ino) {

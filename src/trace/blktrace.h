@@ -79,7 +79,7 @@ int trace_teardown(void);
 void trace_register_undo(void);
 
 /*
- * The "tracefs-instance" journal entry's replay (state.c): remove it if
+ * The "tracefs-instance" journal entry's replay (fs/replay.c): remove it if
  * it exists.  1 when it acted (or would), 0 when nothing was left, -1.
  */
 int trace_cleanup_instance(const char *name, int dry_run);

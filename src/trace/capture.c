@@ -516,7 +516,7 @@ int trace_teardown(void)
 	return rc;
 }
 
-/* ---- cleanup of a dead process's leftovers (called by state.c) ---- */
+/* ---- cleanup of a dead process's leftovers (called by fs/replay.c) ---- */
 
 int trace_cleanup_instance(const char *name, int dry_run)
 {

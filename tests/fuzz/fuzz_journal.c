@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_journal.c - libFuzzer target for the undo journal's replay
- * (state_cleanup, src/fs/state.c): the parser of $FSLAB_STATE_DIR/<pid>.state
- * and the checks that stand between a journal line and an action as root.
+ * (state_cleanup, src/fs/replay.c and journal.c): the parser of
+ * $FSLAB_STATE_DIR/<pid>.state and the checks that stand between a
+ * journal line and an action as root.
  *
  * Each input is a journal written to a private state directory, after
  * replacing three tokens so seeds can name real places:
