@@ -228,11 +228,12 @@ int tarball_next(struct tarball *t, struct tar_entry *e)
 			return 1;
 		case AE_IFLNK:
 			sl = archive_entry_symlink(ae);
-			if (!sl || strlen(sl) >= sizeof(t->target)) {
+			if (!sl || (size_t)snprintf(t->target,
+						    sizeof(t->target), "%s",
+						    sl) >= sizeof(t->target)) {
 				t->skipped++;
 				continue;
 			}
-			strcpy(t->target, sl);
 			treemodel_set_link(&t->links, t->path, sl);
 			e->type = TM_LINK;
 			e->target = t->target;

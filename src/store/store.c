@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/strbuf.h"
+
 /*
  * Schema versions: 1 the first; 2 adds trace_sample and trace_request
  * (the block-request sample of traced phases); 3 adds runs.target_order
@@ -516,27 +518,18 @@ static int not_empty(struct store *st)
 /* "file:" URI of path with ?immutable=1, for read-only media. */
 static char *immutable_uri(const char *path)
 {
-	struct strbuf_lite {
-		char *s;
-		size_t n, alloc;
-	} b = { NULL, 0, 0 };
-	static const char hex[] = "0123456789ABCDEF";
-	const char *tail = "?immutable=1";
+	struct strbuf b;
 
-	ALLOC_GROW(b.s, strlen(path) * 3 + strlen(tail) + 8, b.alloc);
-	memcpy(b.s, "file:", 5);
-	b.n = 5;
+	strbuf_init(&b, strlen(path) * 3 + 32);
+	strbuf_addstr(&b, "file:");
 	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
-		if (*c == '%' || *c == '?' || *c == '#' || *c < 0x20) {
-			b.s[b.n++] = '%';
-			b.s[b.n++] = hex[*c >> 4];
-			b.s[b.n++] = hex[*c & 15];
-		} else {
-			b.s[b.n++] = (char)*c;
-		}
+		if (*c == '%' || *c == '?' || *c == '#' || *c < 0x20)
+			strbuf_addf(&b, "%%%02X", *c);
+		else
+			strbuf_addch(&b, *c);
 	}
-	strcpy(b.s + b.n, tail);
-	return b.s;
+	strbuf_addstr(&b, "?immutable=1");
+	return strbuf_detach(&b, NULL);
 }
 
 static int open_ro(struct store *st, bool immutable)

@@ -21,14 +21,22 @@ install -d "$SCRATCH/ro"
 mount -t tmpfs -o size=16m tmpfs "$SCRATCH/ro"
 cleanup_add "umount '$SCRATCH/ro'"
 cp "$DB" "$SCRATCH/ro/r.db"
+# SQLite's URI syntax gives %, ? and # meanings; a path holding them
+# must still name the file.
+cp "$DB" "$SCRATCH/ro/a%41?b#c.db"
 mount -o remount,ro "$SCRATCH/ro"
+out=$("$FSLAB" results --db "$SCRATCH/ro/a%41?b#c.db" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -q 't2' <<<"$out" &&
+	ok "a read-only store whose path holds %, ? and # is read" ||
+	not_ok "a read-only store whose path holds %, ? and # is read" "exit $rc" "$out"
 for c in "results" "show 1" "compare t1 t2" "report -o $SCRATCH/r.html 1"; do
 	out=$("$FSLAB" $c --db "$SCRATCH/ro/r.db" 2>&1 >/dev/null)
 	rc=$?
 	[ $rc -eq 0 ] && ok "$c reads a store on a read-only filesystem" ||
 		not_ok "$c reads a store on a read-only filesystem" "exit $rc" "$out"
 done
-[ "$(ls -A "$SCRATCH/ro")" = r.db ] && ok "nothing created beside it" ||
+[ "$(ls -A "$SCRATCH/ro" | sort | tr '\n' ' ')" = "a%41?b#c.db r.db " ] && ok "nothing created beside it" ||
 	not_ok "nothing created beside it" "$(ls -A "$SCRATCH/ro")"
 
 sqlite3 "$SCRATCH/foreign.db" 'create table t(x); insert into t values (1)'

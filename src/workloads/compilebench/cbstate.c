@@ -218,9 +218,9 @@ struct move {
 
 static void set_tree(struct cb_action *a, const char *name)
 {
-	if (strlen(name) >= sizeof(a->tree))
+	if ((size_t)snprintf(a->tree, sizeof(a->tree), "%s", name) >=
+	    sizeof(a->tree))
 		BUG("tree name '%s' too long", name);
-	strcpy(a->tree, name);
 }
 
 /* patch/compile/clean: pick among the moves whose source is non-empty. */
