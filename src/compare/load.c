@@ -4,23 +4,12 @@
  * load the runs (see load.h).  A missing database is reported, never
  * created: comparing is read-only.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare/load.h"
 #include "store/store.h"
 #include "util/util.h"
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
 
 /* The run ids an argument names. */
 static int resolve(struct store *st, const char *arg, int64_t **ids,

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "util/pyrand.h"
+#include "util/sort.h"
 #include "util/util.h"
 
 void treemodel_init(struct treemodel *m)
@@ -330,32 +331,25 @@ size_t treemodel_dir_count(const struct treemodel *m)
 	return n;
 }
 
-/* Merge sort (stable) on entries; qsort is not stable. */
-static void msort(struct tm_entry *v, struct tm_entry *tmp, size_t n,
-		  int (*cmp)(const char *, const char *))
-{
-	size_t h = n / 2, i = 0, j = h, k = 0;
+struct path_cmp {
+	int (*cmp)(const char *a, const char *b);
+};
 
-	if (n < 2)
-		return;
-	msort(v, tmp, h, cmp);
-	msort(v + h, tmp, n - h, cmp);
-	while (i < h && j < n)
-		tmp[k++] = cmp(v[j].path, v[i].path) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
-	while (j < n)
-		tmp[k++] = v[j++];
-	memcpy(v, tmp, n * sizeof(*v));
+static int cmp_entry(const void *a, const void *b, void *arg)
+{
+	const struct path_cmp *c = arg;
+
+	return c->cmp(((const struct tm_entry *)a)->path,
+		      ((const struct tm_entry *)b)->path);
 }
 
 void treemodel_sort(struct treemodel *m,
 		    int (*cmp)(const char *a, const char *b))
 {
-	struct tm_entry *tmp = xmalloc((m->nr ? m->nr : 1) * sizeof(*tmp));
+	struct path_cmp c = { cmp };
 
-	msort(m->e, tmp, m->nr, cmp);
-	free(tmp);
+	/* stable: equal keys keep their order */
+	stable_sort(m->e, m->nr, sizeof(*m->e), cmp_entry, &c);
 	if (m->nslots)
 		reindex(m, m->nslots);
 }
@@ -427,18 +421,14 @@ struct capture {
 
 static int capture_dir(struct capture *c, int dfd)
 {
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int ret = 0;
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = opendir_at(dfd);
 	size_t here = strlen(c->path), seen = 0;
 	struct dirent *de;
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return error_errno("cannot read directory '%s/%s'", c->root,
 				   c->path);
-	}
 	while (!ret && (errno = 0, de = readdir(d))) {
 		struct stat sb;
 		char *full;

@@ -17,7 +17,6 @@
  */
 #include "store/store.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <pwd.h>
@@ -1314,16 +1313,6 @@ int store_delete_run(struct store *st, int64_t run_id)
 		return error("no run '%lld' in '%s'", (long long)run_id,
 			     st->path);
 	return 0;
-}
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
 }
 
 int store_resolve_run(struct store *st, const char *arg, int64_t *id)

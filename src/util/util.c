@@ -270,6 +270,25 @@ int write_file_str(const char *path, const char *s)
 	return w == (ssize_t)len ? 0 : -1;
 }
 
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
 int write_full(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -300,6 +319,16 @@ char *path_join(const char *a, const char *b)
 	while (*b == '/')
 		b++;
 	return xasprintf("%.*s/%s", (int)la, a, b);
+}
+
+bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
 }
 
 int parse_u64(const char *s, uint64_t *out)
@@ -577,4 +606,21 @@ bool proc_is_same(long pid, int64_t since)
 	free(stat);
 	/* Started after `since` (a second of slack): pid reuse. */
 	return (int64_t)(btime + start / (unsigned long long)hz) <= since + 1;
+}
+
+DIR *opendir_at(int dfd)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d;
+	int e;
+
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return d;
 }

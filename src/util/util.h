@@ -10,12 +10,14 @@
 #ifndef FSLAB_UTIL_H
 #define FSLAB_UTIL_H
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdnoreturn.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -80,6 +82,8 @@ int mkdir_p(const char *path, unsigned mode);
 char *read_file(const char *path, size_t *len);
 /* Write s to path (O_WRONLY|O_TRUNC, no create); 0 or -1, errno set. */
 int write_file_str(const char *path, const char *s);
+/* Read until len bytes or end of file (EINTR retried): the count, or -1. */
+ssize_t read_full(int fd, void *buf, size_t len);
 /* write(2) all of buf, retrying short writes and EINTR; 0, or -1 with
  * errno set (EIO for a write that made no progress). */
 int write_full(int fd, const void *buf, size_t len);
@@ -93,6 +97,13 @@ char *path_join(const char *a, const char *b);
 int parse_size(const char *s, uint64_t *out) MUST_CHECK;
 /* Parse a non-negative decimal integer that fits in *out; 0 or -1. */
 int parse_u64(const char *s, uint64_t *out) MUST_CHECK;
+/*
+ * A directory stream of its own on the directory dfd is open on: its own
+ * offset, unlike fdopendir(dup(dfd)).  NULL with errno set.
+ */
+DIR *opendir_at(int dfd);
+/* Is s non-empty and only decimal digits (a run id, say)? */
+bool all_digits(const char *s);
 int parse_int(const char *s, long long min, long long max,
 	      long long *out) MUST_CHECK;
 /* Format a byte count as "8.0G" style into buf; returns buf. */

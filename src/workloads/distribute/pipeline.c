@@ -207,15 +207,11 @@ static size_t scan_dir(struct dist_thread *t, unsigned s,
 {
 	struct dist_run *r = t->r;
 	struct dist_inst *in = t->in;
-	int fd = openat(in->src_fd[s], ".", O_RDONLY | O_DIRECTORY |
-			O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = opendir_at(in->src_fd[s]);
 	struct dirent *de;
 	size_t n = 0;
 
 	if (!d) {
-		if (fd >= 0)
-			close(fd);
 		thread_fail(r, "cannot open '%s/%s/i%u/s%u': %s", r->ctx->dir,
 			    TOPDIR, in->idx, s, strerror(errno));
 		return (size_t)-1;

@@ -83,16 +83,12 @@ static int verify_dir(struct verify_state *v, int dfd, const char *rel,
 		      enum dist_loc loc, unsigned dest, bool check_size)
 {
 	struct dist_run *r = v->r;
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = opendir_at(dfd);
 	struct dirent *de;
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return error_errno("cannot open '%s/%s/%s'", r->ctx->dir,
 				   TOPDIR, rel);
-	}
 	while ((de = readdir(d))) {
 		unsigned src;
 		uint64_t seq, want;
@@ -137,17 +133,13 @@ static int verify_dir(struct verify_state *v, int dfd, const char *rel,
 static int verify_subdirs(struct verify_state *v, int dfd, const char *rel,
 			  enum dist_loc loc)
 {
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = opendir_at(dfd);
 	struct dirent *de;
 	int ret = 0;
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return error_errno("cannot open '%s/%s/%s'", v->r->ctx->dir,
 				   TOPDIR, rel);
-	}
 	while (!ret && (de = readdir(d))) {
 		unsigned long long pass;
 		unsigned dest = 0;
@@ -163,7 +155,7 @@ static int verify_subdirs(struct verify_state *v, int dfd, const char *rel,
 			verify_bad(v, "unexpected entry '%s'", sub);
 			continue;
 		}
-		sfd = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY |
+		sfd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
 			     O_CLOEXEC);
 		if (sfd < 0) {
 			verify_bad(v, "unexpected entry '%s'", sub);

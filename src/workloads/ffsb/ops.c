@@ -211,10 +211,8 @@ static int read_blocks(struct worker *w, int fd, uint64_t len, uint64_t bs,
 		return -1;
 	while (len) {
 		size_t cur = len < bs ? (size_t)len : (size_t)bs;
-		ssize_t n = read(fd, w->buf, cur);
+		ssize_t n = read_full(fd, w->buf, cur);
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0)
 			return -1;
 		if (!n)

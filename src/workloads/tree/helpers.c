@@ -24,6 +24,7 @@
 #include "measure.h"
 #include "model/tarball.h"
 #include "model/treemodel.h"
+#include "util/sort.h"
 #include "util/util.h"
 
 /* ---- pure helpers (tree.h) ---- */
@@ -89,34 +90,25 @@ static int cmp_phys(const struct tree_file *a, const struct tree_file *b)
 	return cmp_ino(a, b);
 }
 
-/* Merge sort: stable, so equal keys keep the walk order. */
-static void file_msort(struct tree_file *v, struct tree_file *tmp, size_t n,
-		       int (*cmp)(const struct tree_file *,
-		       const struct tree_file *))
-{
-	size_t h = n / 2, i = 0, j = h, k = 0;
+struct file_cmp {
+	int (*cmp)(const struct tree_file *, const struct tree_file *);
+};
 
-	if (n < 2)
-		return;
-	file_msort(v, tmp, h, cmp);
-	file_msort(v + h, tmp, n - h, cmp);
-	while (i < h && j < n)
-		tmp[k++] = cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];
-	while (i < h)
-		tmp[k++] = v[i++];
-	while (j < n)
-		tmp[k++] = v[j++];
-	memcpy(v, tmp, n * sizeof(*v));
+static int cmp_file(const void *a, const void *b, void *arg)
+{
+	const struct file_cmp *c = arg;
+
+	return c->cmp(a, b);
 }
 
+/* Stable, so equal keys keep the walk order. */
 static void file_sort(struct tree_file *v, size_t n,
 		      int (*cmp)(const struct tree_file *,
-		      const struct tree_file *))
+				 const struct tree_file *))
 {
-	struct tree_file *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+	struct file_cmp c = { cmp };
 
-	file_msort(v, tmp, n, cmp);
-	free(tmp);
+	stable_sort(v, n, sizeof(*v), cmp_file, &c);
 }
 
 void tree_sort_ino(struct tree_file *v, size_t n)

@@ -209,16 +209,12 @@ static int stat_phase(struct tree_run *r, enum tree_order order)
 
 static int count_left(struct tree_run *r, uint64_t *left)
 {
-	int fd = openat(r->root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = opendir_at(r->root);
 	struct dirent *de;
 
 	*left = 0;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return tree_run_fail_errno(r, "open directory", ".");
-	}
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
 			(*left)++;

@@ -49,15 +49,11 @@ static int list_dir(struct tree_run *r, int dfd, const char *path,
 		    enum tree_order order, struct ents *out)
 {
 	/* not dup(): a dup shares the offset, and the root is walked again */
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = opendir_at(dfd);
 	struct dirent *de;
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return tree_run_fail_errno(r, "open directory", path);
-	}
 	while ((errno = 0, de = readdir(d))) {
 		bool is_dir = de->d_type == DT_DIR;
 		bool is_reg = de->d_type == DT_REG;
