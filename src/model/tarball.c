@@ -261,28 +261,14 @@ ssize_t tarball_read(struct tarball *t, void *buf, size_t len)
 	return (ssize_t)n;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int tarball_decompress_fd(const char *path, int fd, uint64_t *cpu_ns)
+/*
+ * Open path's decompressed stream: libarchive's "raw" format hands it out
+ * as one entry.  The archive, or NULL with an error printed.
+ */
+static struct archive *raw_open(const char *path)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *ae;
-	uint64_t cpu0 = thread_cpu_ns();
-	char *b = xmalloc(TAR_BLOCK);
-	int ret = 0;
 
 	if (!a)
 		die("out of memory");
@@ -290,10 +276,27 @@ int tarball_decompress_fd(const char *path, int fd, uint64_t *cpu_ns)
 	archive_read_support_format_raw(a);
 	if (archive_read_open_filename(a, path, TAR_BLOCK) != ARCHIVE_OK ||
 	    archive_read_next_header(a, &ae) != ARCHIVE_OK) {
-		ret = error("cannot open tarball '%s': %s", path,
-			    archive_error_string(a));
-		goto out;
+		error("cannot open tarball '%s': %s", path,
+		      archive_error_string(a));
+		archive_read_free(a);
+		return NULL;
 	}
+	return a;
+}
+
+int tarball_decompress_fd(const char *path, int fd, uint64_t *cpu_ns)
+{
+	struct archive *a;
+	uint64_t cpu0 = thread_cpu_ns();
+	char *b;
+	int ret = 0;
+
+	a = raw_open(path);
+	if (!a) {
+		*cpu_ns = thread_cpu_ns() - cpu0;
+		return -1;
+	}
+	b = xmalloc(TAR_BLOCK);
 	for (;;) {
 		la_ssize_t r = archive_read_data(a, b, TAR_BLOCK);
 
@@ -305,13 +308,12 @@ int tarball_decompress_fd(const char *path, int fd, uint64_t *cpu_ns)
 		if (!r)
 			break;
 		/* EPIPE: the reader stopped early and says why itself */
-		if (write_all(fd, b, (size_t)r)) {
+		if (write_full(fd, b, (size_t)r)) {
 			ret = errno == EPIPE ? 0 : error_errno("cannot pass "
 						"on '%s'", path);
 			break;
 		}
 	}
-out:
 	archive_read_free(a);
 	free(b);
 	*cpu_ns = thread_cpu_ns() - cpu0;
@@ -320,23 +322,13 @@ out:
 
 int tarball_decompress(const char *path, char **buf, size_t *len)
 {
-	struct archive *a = archive_read_new();
-	struct archive_entry *ae;
+	struct archive *a = raw_open(path);
 	size_t n = 0, alloc = 0;
 	char *b = NULL;
 	int ret = 0;
 
 	if (!a)
-		die("out of memory");
-	/* "raw" hands out the decompressed stream as one entry */
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_filename(a, path, TAR_BLOCK) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &ae) != ARCHIVE_OK) {
-		ret = error("cannot open tarball '%s': %s", path,
-			    archive_error_string(a));
-		goto out;
-	}
+		return -1;
 	for (;;) {
 		la_ssize_t r;
 

@@ -18,10 +18,8 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
-#include "util/pyrand.h"
-#include "par.h"
+#include "util/strbuf.h"
 #include "util/util.h"
-#include "util/verify.h"
 
 bool bon_too_fast(uint64_t wall_ns)
 {
@@ -73,18 +71,17 @@ void bon_fmt_size(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%lluM", (unsigned long long)m);
 }
 
-struct sbuf {
-	char *s;
-	size_t nr, alloc;
-};
-
-static void sb_add(struct sbuf *b, const char *s)
+/* ",rate,%CP" for the tests [from, to) */
+static void add_cells(struct strbuf *b, const struct bon_row *r, int from,
+		      int to)
 {
-	size_t l = strlen(s);
+	char t[64], u[64];
 
-	ALLOC_GROW(b->s, b->nr + l + 1, b->alloc);
-	memcpy(b->s + b->nr, s, l + 1);
-	b->nr += l;
+	for (int i = from; i < to; i++) {
+		bon_fmt_rate(t, sizeof(t), &r->cell[i], (enum bon_test)i);
+		bon_fmt_cpu(u, sizeof(u), &r->cell[i]);
+		strbuf_addf(b, ",%s,%s", t, u);
+	}
 }
 
 /*
@@ -101,71 +98,40 @@ static void sb_add(struct sbuf *b, const char *s)
  */
 char *bon_csv_row(const struct bon_row *r)
 {
-	struct sbuf b = { 0 };
-	char t[64], u[64];
+	struct strbuf b;
+	char t[64];
 
-	snprintf(t, sizeof(t), "1.98,%s,", r->version);
-	sb_add(&b, t);
-	sb_add(&b, r->machine);
-	snprintf(t, sizeof(t), ",%d,%llu,", r->concurrency,
-		 (unsigned long long)r->seed);
-	sb_add(&b, t);
+	strbuf_init(&b, 256);
+	strbuf_addf(&b, "1.98,%s,%s,%d,%llu,", r->version, r->machine,
+		    r->concurrency, (unsigned long long)r->seed);
 	if (r->size) {
 		bon_fmt_size(t, sizeof(t), r->size);
-		sb_add(&b, t);
-		snprintf(t, sizeof(t), ",%llu,%lld,%lld",
-			 (unsigned long long)r->chunk, r->seeks, r->seekers);
-		sb_add(&b, t);
+		strbuf_addf(&b, "%s,%llu,%lld,%lld", t,
+			    (unsigned long long)r->chunk, r->seeks, r->seekers);
 	} else {
-		sb_add(&b, ",,,");
+		strbuf_addstr(&b, ",,,");
 	}
-	for (int i = 0; i < BON_NR_IO; i++) {
-		bon_fmt_rate(t, sizeof(t), &r->cell[i], (enum bon_test)i);
-		bon_fmt_cpu(u, sizeof(u), &r->cell[i]);
-		sb_add(&b, ",");
-		sb_add(&b, t);
-		sb_add(&b, ",");
-		sb_add(&b, u);
-	}
+	add_cells(&b, r, 0, BON_NR_IO);
 	if (r->have_files) {
 		const struct bon_files *f = &r->files;
 
-		snprintf(t, sizeof(t), ",%lld,", f->n);
-		sb_add(&b, t);
-		if (f->max) {
-			snprintf(t, sizeof(t), "%llu",
-				 (unsigned long long)f->max);
-			sb_add(&b, t);
-		}
-		sb_add(&b, ",");
-		if (f->min) {
-			snprintf(t, sizeof(t), "%llu",
-				 (unsigned long long)f->min);
-			sb_add(&b, t);
-		}
-		snprintf(t, sizeof(t), ",%lld,", f->dirs);
-		sb_add(&b, t);
-		if (f->max) {
-			snprintf(t, sizeof(t), "%llu",
-				 (unsigned long long)f->chunk);
-			sb_add(&b, t);
-		}
+		strbuf_addf(&b, ",%lld,", f->n);
+		if (f->max)
+			strbuf_addf(&b, "%llu", (unsigned long long)f->max);
+		strbuf_addch(&b, ',');
+		if (f->min)
+			strbuf_addf(&b, "%llu", (unsigned long long)f->min);
+		strbuf_addf(&b, ",%lld,", f->dirs);
+		if (f->max)
+			strbuf_addf(&b, "%llu", (unsigned long long)f->chunk);
 	} else {
-		sb_add(&b, ",,,,,");
+		strbuf_addstr(&b, ",,,,,");
 	}
-	for (int i = BON_NR_IO; i < BON_NR; i++) {
-		bon_fmt_rate(t, sizeof(t), &r->cell[i], (enum bon_test)i);
-		bon_fmt_cpu(u, sizeof(u), &r->cell[i]);
-		sb_add(&b, ",");
-		sb_add(&b, t);
-		sb_add(&b, ",");
-		sb_add(&b, u);
-	}
+	add_cells(&b, r, BON_NR_IO, BON_NR);
 	for (int i = 0; i < BON_NR; i++) {
 		bon_fmt_latency(t, sizeof(t), r->cell[i].present ?
 				r->cell[i].lat_us : -1);
-		sb_add(&b, ",");
-		sb_add(&b, t);
+		strbuf_addf(&b, ",%s", t);
 	}
-	return b.s;
+	return strbuf_detach(&b, NULL);
 }

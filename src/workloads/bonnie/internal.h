@@ -80,9 +80,13 @@ void bp_begin(struct bon_run *r, struct bon_phase *bp, enum bon_test t);
 int bp_fail(struct bon_phase *bp, const char *what, const char *path);
 int bp_end(struct bon_run *r, struct bon_phase *bp, enum bon_test t,
 	   int ret, double rate_override);
-ssize_t bon_read_full(int fd, char *buf, size_t len);
 int bon_between(struct bon_run *r);
-int bon_fsync_close(struct bon_phase *bp, int fd, const char *path);
+/* fsync (unless ret already says it failed) and close fd.  The result. */
+int bon_fsync_close(struct bon_phase *bp, int fd, const char *path, int ret);
+/* A chunk of per-char I/O is done since *t: its latency, progress; stop? */
+bool bp_chars_done(struct bon_phase *bp, uint64_t *t, uint64_t chunk);
+/* One block of bytes done in lat_ns: latency, counts, progress. */
+void bp_block_done(struct bon_phase *bp, uint64_t lat_ns, uint64_t bytes);
 
 /* io.c: per-char and block I/O, rewrite, random seeks */
 int bon_test_putc(struct bon_run *r);

@@ -43,15 +43,9 @@ int bon_test_putc(struct bon_run *r)
 
 			if (putc(c, f) == EOF)
 				ret = bp_fail(&bp, "write", r->path);
-			if ((i + 1) % chunk == 0) {
-				uint64_t t1 = now_ns();
-
-				lathist_add(&bp.lat, t1 - t);
-				t = t1;
-				phase_progress(bp.ph, chunk, 0, 0);
-				if (phase_stop_requested())
-					break;
-			}
+			if ((i + 1) % chunk == 0 &&
+			    bp_chars_done(&bp, &t, chunk))
+				break;
 		}
 		if (fflush(f) && !ret)
 			ret = bp_fail(&bp, "write", r->path);
@@ -72,20 +66,11 @@ int bon_test_putc(struct bon_run *r)
 
 			if (write_full(fd, &c, 1))
 				ret = bp_fail(&bp, "write", r->path);
-			if ((i + 1) % chunk == 0) {
-				uint64_t t1 = now_ns();
-
-				lathist_add(&bp.lat, t1 - t);
-				t = t1;
-				phase_progress(bp.ph, chunk, 0, 0);
-				if (phase_stop_requested())
-					break;
-			}
+			if ((i + 1) % chunk == 0 &&
+			    bp_chars_done(&bp, &t, chunk))
+				break;
 		}
-		if (ret)
-			close(fd);
-		else
-			ret = bon_fsync_close(&bp, fd, r->path);
+		ret = bon_fsync_close(&bp, fd, r->path, ret);
 	}
 	bp.bytes = n;
 	bp.ops = n;
@@ -123,17 +108,11 @@ int bon_test_block_write(struct bon_run *r)
 			r->buf[i % chunk]++;
 		if (write_full(fd, r->buf, chunk))
 			ret = bp_fail(&bp, "write", r->path);
-		lathist_add(&bp.lat, now_ns() - t);
-		bp.bytes += chunk;
-		bp.ops++;
-		phase_progress(bp.ph, chunk, 0, 0);
+		bp_block_done(&bp, now_ns() - t, chunk);
 		if (phase_stop_requested())
 			break;
 	}
-	if (ret)
-		close(fd);
-	else
-		ret = bon_fsync_close(&bp, fd, r->path);
+	ret = bon_fsync_close(&bp, fd, r->path, ret);
 	return bp_end(r, &bp, BON_WRITE, ret, -1);
 }
 
@@ -151,7 +130,7 @@ int bon_test_rewrite(struct bon_run *r)
 			      bp_fail(&bp, "open", r->path), -1);
 	while (!ret && !phase_stop_requested()) {
 		uint64_t t = now_ns();
-		ssize_t n = bon_read_full(fd, r->buf, chunk);
+		ssize_t n = read_full(fd, r->buf, chunk);
 
 		if (n < 0) {
 			ret = bp_fail(&bp, "read", r->path);
@@ -172,15 +151,9 @@ int bon_test_rewrite(struct bon_run *r)
 			ret = bp_fail(&bp, "seek in", r->path);
 		else if (write_full(fd, r->buf, (size_t)n))
 			ret = bp_fail(&bp, "write", r->path);
-		lathist_add(&bp.lat, now_ns() - t);
-		bp.bytes += (uint64_t)n;
-		bp.ops++;
-		phase_progress(bp.ph, (uint64_t)n, 0, 0);
+		bp_block_done(&bp, now_ns() - t, (uint64_t)n);
 	}
-	if (ret)
-		close(fd);
-	else
-		ret = bon_fsync_close(&bp, fd, r->path);
+	ret = bon_fsync_close(&bp, fd, r->path, ret);
 	return bp_end(r, &bp, BON_REWRITE, ret, -1);
 }
 
@@ -207,15 +180,9 @@ int bon_test_getc(struct bon_run *r)
 				ret = bp_verify_byte(r, bp.ph, fileno(f), got);
 				break;
 			}
-			if (++got % chunk == 0) {
-				uint64_t t1 = now_ns();
-
-				lathist_add(&bp.lat, t1 - t);
-				t = t1;
-				phase_progress(bp.ph, chunk, 0, 0);
-				if (phase_stop_requested())
-					break;
-			}
+			if (++got % chunk == 0 &&
+			    bp_chars_done(&bp, &t, chunk))
+				break;
 		}
 		if (ferror(f))
 			ret = bp_fail(&bp, "read", r->path);
@@ -241,15 +208,9 @@ int bon_test_getc(struct bon_run *r)
 				ret = bp_verify_byte(r, bp.ph, fd, got);
 				break;
 			}
-			if (++got % chunk == 0) {
-				uint64_t t1 = now_ns();
-
-				lathist_add(&bp.lat, t1 - t);
-				t = t1;
-				phase_progress(bp.ph, chunk, 0, 0);
-				if (phase_stop_requested())
-					break;
-			}
+			if (++got % chunk == 0 &&
+			    bp_chars_done(&bp, &t, chunk))
+				break;
 		}
 		close(fd);
 	}
@@ -273,20 +234,18 @@ int bon_test_block_read(struct bon_run *r)
 			      bp_fail(&bp, "open", r->path), -1);
 	while (!phase_stop_requested()) {
 		uint64_t t = now_ns();
-		ssize_t n = bon_read_full(fd, r->buf, chunk);
+		ssize_t n = read_full(fd, r->buf, chunk);
 
 		if (n < 0)
 			ret = bp_fail(&bp, "read", r->path);
 		if (n <= 0)
 			break;
-		lathist_add(&bp.lat, now_ns() - t);
+		t = now_ns() - t;
 		ret = bp_verify(r, bp.ph, r->vname, r->vid, bp.bytes, r->buf,
 				(size_t)n);
 		if (ret)
 			break;
-		bp.bytes += (uint64_t)n;
-		bp.ops++;
-		phase_progress(bp.ph, (uint64_t)n, 0, 0);
+		bp_block_done(&bp, t, (uint64_t)n);
 	}
 	close(fd);
 	return bp_end(r, &bp, BON_READ, ret, -1);
@@ -338,7 +297,7 @@ static void *seeker_main(void *arg)
 		if (lseek(fd, off, SEEK_SET) < 0) {
 			s->err = errno;
 			s->what = "seek in";
-		} else if (bon_read_full(fd, buf, chunk) != (ssize_t)chunk) {
+		} else if (read_full(fd, buf, chunk) != (ssize_t)chunk) {
 			s->err = errno ? errno : EIO;
 			s->what = "read";
 		} else if (s->r->verify &&

@@ -233,24 +233,6 @@ int bp_end(struct bon_run *r, struct bon_phase *bp, enum bon_test t,
 	return ret;
 }
 
-ssize_t bon_read_full(int fd, char *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, buf + got, len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (!n)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
 /* Between tests: nothing, like bonnie++, unless cold=1. */
 int bon_between(struct bon_run *r)
 {
@@ -259,13 +241,34 @@ int bon_between(struct bon_run *r)
 	return wl_cold_cache(r->ctx);
 }
 
-int bon_fsync_close(struct bon_phase *bp, int fd, const char *path)
+int bon_fsync_close(struct bon_phase *bp, int fd, const char *path, int ret)
 {
-	int ret = 0;
-
+	/* After a failure the data is not worth syncing. */
+	if (ret) {
+		close(fd);
+		return ret;
+	}
 	if (fsync(fd))
 		ret = bp_fail(bp, "fsync", path);
 	if (close(fd) && !ret)
 		ret = bp_fail(bp, "close", path);
 	return ret;
+}
+
+bool bp_chars_done(struct bon_phase *bp, uint64_t *t, uint64_t chunk)
+{
+	uint64_t t1 = now_ns();
+
+	lathist_add(&bp->lat, t1 - *t);
+	*t = t1;
+	phase_progress(bp->ph, chunk, 0, 0);
+	return phase_stop_requested();
+}
+
+void bp_block_done(struct bon_phase *bp, uint64_t lat_ns, uint64_t bytes)
+{
+	lathist_add(&bp->lat, lat_ns);
+	bp->bytes += bytes;
+	bp->ops++;
+	phase_progress(bp->ph, bytes, 0, 0);
 }

@@ -197,11 +197,32 @@ static void file_part(const struct fields *fs, struct part200 *p)
 		p->lat_nr = 6;
 }
 
+/* One line per 1.98 row that has this part. */
+static void put_part_rows(FILE *out, const struct fields *fs, size_t nr,
+			  void (*part)(const struct fields *,
+				       struct part200 *),
+			  bool io)
+{
+	struct part200 p;
+	char label[160];
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!fs[i].nr)
+			continue;
+		part(&fs[i], &p);
+		if (!p.present)
+			continue;
+		label_200(label, sizeof(label), fget(&fs[i], 2), p.size);
+		fprintf(out, "%19s", label);
+		put_cells(out, p.v, io);
+		put_latency(out, &fs[i], p.lat_from, p.lat_nr);
+	}
+}
+
 void bon_csv2txt(FILE *out, const char *const *rows, size_t nr)
 {
 	struct fields *fs = xcalloc(nr + 1, sizeof(*fs));
 	struct part200 p;
-	char label[160];
 	bool io = false, files = false;
 
 	for (size_t i = 0; i < nr; i++) {
@@ -223,18 +244,7 @@ void bon_csv2txt(FILE *out, const char *const *rows, size_t nr)
 			"-Rewrite- -Per Chr- --Block-- --Seeks--\n");
 		fprintf(out, "Name:Size etc        /sec %%CP  /sec %%CP  "
 			"/sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP\n");
-		for (size_t i = 0; i < nr; i++) {
-			if (!fs[i].nr)
-				continue;
-			io_part(&fs[i], &p);
-			if (!p.present)
-				continue;
-			label_200(label, sizeof(label), fget(&fs[i], 2),
-				  p.size);
-			fprintf(out, "%19s", label);
-			put_cells(out, p.v, true);
-			put_latency(out, &fs[i], p.lat_from, p.lat_nr);
-		}
+		put_part_rows(out, fs, nr, io_part, true);
 	}
 	if (files) {
 		fprintf(out, "%20s------Sequential Create------ "
@@ -243,18 +253,7 @@ void bon_csv2txt(FILE *out, const char *const *rows, size_t nr)
 			"-Delete-- -Create-- --Read--- -Delete--\n");
 		fprintf(out, "      files:max:min  /sec %%CP  /sec %%CP  "
 			"/sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP\n");
-		for (size_t i = 0; i < nr; i++) {
-			if (!fs[i].nr)
-				continue;
-			file_part(&fs[i], &p);
-			if (!p.present)
-				continue;
-			label_200(label, sizeof(label), fget(&fs[i], 2),
-				  p.size);
-			fprintf(out, "%19s", label);
-			put_cells(out, p.v, false);
-			put_latency(out, &fs[i], p.lat_from, p.lat_nr);
-		}
+		put_part_rows(out, fs, nr, file_part, false);
 	}
 	for (size_t i = 0; i < nr; i++)
 		fields_release(&fs[i]);
