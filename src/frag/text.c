@@ -124,7 +124,8 @@ static void print_extra(FILE *out, const struct frag_result *r)
 		(double)r->files / r->elapsed_s : 0.0);
 }
 
-void frag_print_text(FILE *out, const struct frag_result *r)
+/* The bins and the three summary lines the classic script printed. */
+static void print_summary(FILE *out, const struct frag_result *r)
 {
 	char sz[32];
 
@@ -136,6 +137,11 @@ void frag_print_text(FILE *out, const struct frag_result *r)
 	frag_fmt_bytes(sz, sizeof(sz), r->frag_bytes);
 	fprintf(out, "Total size of fragmented files: %s (~%.0f%% of dir "
 		"size)\n", sz, pct(r->frag_bytes, r->bytes));
+}
+
+void frag_print_text(FILE *out, const struct frag_result *r)
+{
+	print_summary(out, r);
 	print_extra(out, r);
 }
 
@@ -205,14 +211,7 @@ void frag_print_stored(FILE *out, const struct phase_rec *p,
 	r->frag_files = stored(p, "files_fragmented");
 	r->files_3plus = stored(p, "files_3plus_runs");
 	r->frag_bytes = stored(p, "fragmented_bytes");
-	print_bins(out, r);
-	fprintf(out, "All files scanned: %" PRIu64 "\n", r->files);
-	fprintf(out, "Files fragmented: %" PRIu64 " (%.3f%%) where %" PRIu64
-		" have 3+ extents\n", r->frag_files,
-		pct(r->frag_files, r->files), r->files_3plus);
-	frag_fmt_bytes(sz, sizeof(sz), r->frag_bytes);
-	fprintf(out, "Total size of fragmented files: %s (~%.0f%% of dir "
-		"size)\n", sz, pct(r->frag_bytes, r->bytes));
+	print_summary(out, r);
 	fprintf(out, "\nLayout score: %.4f\n", stored_d(p, "layout_score"));
 	fprintf(out, "Extents: %" PRIu64 " as mapped, %" PRIu64
 		" physically separate runs (%.2f per file)\n",

@@ -219,24 +219,38 @@ static dev_t decode_dev(uint64_t d)
 		       (unsigned)((d & 0xff) | ((d >> 12) & 0xfff00)));
 }
 
-int loop_backing_ident(const char *dev, unsigned long long *bdev,
-		       unsigned long long *ino)
+/* The backing file's device and inode of the loop device open on fd. */
+static int fd_backing_ident(int fd, unsigned long long *bdev,
+			    unsigned long long *ino)
 {
 	struct loop_info64 info;
-	int fd = open(dev, O_RDONLY | O_CLOEXEC), rc;
 
-	if (fd < 0)
-		return -1;
-	rc = ioctl(fd, LOOP_GET_STATUS64, &info);
-	close(fd);
-	if (rc < 0)
+	if (ioctl(fd, LOOP_GET_STATUS64, &info) < 0)
 		return -1;
 	*bdev = (unsigned long long)decode_dev(info.lo_device);
 	*ino = (unsigned long long)info.lo_inode;
 	return 0;
 }
 
-char **loop_find_by_ident(unsigned long long bdev, unsigned long long ino)
+int loop_backing_ident(const char *dev, unsigned long long *bdev,
+		       unsigned long long *ino)
+{
+	int fd = open(dev, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fd_backing_ident(fd, bdev, ino);
+	close(fd);
+	return rc;
+}
+
+/*
+ * The loop devices whose backing file (as loop_backing() reads it)
+ * matches, as a NULL-terminated list the caller frees.
+ */
+static char **loop_find(bool (*match)(const char *dev, const char *backing,
+				      const void *arg),
+			const void *arg)
 {
 	char **list = xcalloc(1, sizeof(*list));
 	size_t nr = 0, alloc = 1;
@@ -246,15 +260,13 @@ char **loop_find_by_ident(unsigned long long bdev, unsigned long long ino)
 	if (!d)
 		return list;
 	while ((de = readdir(d))) {
-		unsigned long long bd, in;
 		char *dev, *backing;
 
 		if (strncmp(de->d_name, "loop", 4))
 			continue;
 		dev = xasprintf("/dev/%s", de->d_name);
 		backing = loop_backing(dev);
-		if (backing && !loop_backing_ident(dev, &bd, &in) &&
-		    bd == bdev && in == ino) {
+		if (backing && match(dev, backing, arg)) {
 			ALLOC_GROW(list, nr + 2, alloc);
 			list[nr++] = dev;
 			list[nr] = NULL;
@@ -265,6 +277,28 @@ char **loop_find_by_ident(unsigned long long bdev, unsigned long long ino)
 	}
 	closedir(d);
 	return list;
+}
+
+struct ident {
+	unsigned long long bdev, ino;
+};
+
+static bool ident_matches(const char *dev, const char *backing,
+			  const void *arg)
+{
+	const struct ident *id = arg;
+	unsigned long long bd, in;
+
+	(void)backing;
+	return !loop_backing_ident(dev, &bd, &in) && bd == id->bdev &&
+	       in == id->ino;
+}
+
+char **loop_find_by_ident(unsigned long long bdev, unsigned long long ino)
+{
+	struct ident id = { bdev, ino };
+
+	return loop_find(ident_matches, &id);
 }
 
 int loop_clear_ident(const char *dev, unsigned long long bdev,
@@ -276,18 +310,11 @@ int loop_clear_ident(const char *dev, unsigned long long bdev,
 	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return error_errno("cannot open '%s'", dev);
-	/* Checked on the fd we detach through: no other device slips in. */
-	{
-		struct loop_info64 info;
-
-		if (ioctl(fd, LOOP_GET_STATUS64, &info) < 0) {
-			close(fd);
-			return 0; /* not bound any more */
-		}
-		bd = (unsigned long long)decode_dev(info.lo_device);
-		in = (unsigned long long)info.lo_inode;
-	}
-	if (bd != bdev || in != ino) {
+	/*
+	 * Checked on the fd we detach through: no other device slips in.
+	 * Unbound by now, or bound to another file: nothing of ours.
+	 */
+	if (fd_backing_ident(fd, &bd, &in) < 0 || bd != bdev || in != ino) {
 		close(fd);
 		return 0;
 	}
@@ -297,31 +324,14 @@ int loop_clear_ident(const char *dev, unsigned long long bdev,
 	return ret;
 }
 
+static bool path_matches(const char *dev, const char *backing,
+			 const void *arg)
+{
+	(void)dev;
+	return backing_matches(backing, arg);
+}
+
 char **loop_find_by_backing(const char *path)
 {
-	char **list = xcalloc(1, sizeof(*list));
-	size_t nr = 0, alloc = 1;
-	struct dirent *de;
-	DIR *d = opendir("/sys/block");
-
-	if (!d)
-		return list;
-	while ((de = readdir(d))) {
-		char *dev, *backing;
-
-		if (strncmp(de->d_name, "loop", 4))
-			continue;
-		dev = xasprintf("/dev/%s", de->d_name);
-		backing = loop_backing(dev);
-		if (backing_matches(backing, path)) {
-			ALLOC_GROW(list, nr + 2, alloc);
-			list[nr++] = dev;
-			list[nr] = NULL;
-		} else {
-			free(dev);
-		}
-		free(backing);
-	}
-	closedir(d);
-	return list;
+	return loop_find(path_matches, path);
 }

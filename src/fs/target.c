@@ -203,16 +203,24 @@ static int make_image(struct target *t, char *img, int *ifd)
 }
 
 /* The image's fd, opened by name only right after its O_EXCL creation. */
+/* Attach the image open on ifd (closed here) and name the device. */
 static int attach_loop(struct target *t, int ifd)
 {
+	const char *slash;
 	int ret;
 
-	if (state_record("loop", t->image) < 0)
-		return -1;
-	ret = loop_attach_fd(ifd, t->image, &t->loop_fd, &t->device);
+	ret = state_record("loop", t->image);
+	if (!ret) {
+		ret = loop_attach_fd(ifd, t->image, &t->loop_fd, &t->device);
+		if (ret < 0)
+			state_done("loop", t->image);
+	}
+	close(ifd);
 	if (ret < 0)
-		state_done("loop", t->image);
-	return ret;
+		return ret;
+	slash = strrchr(t->device, '/');
+	t->devname = xstrdup(slash ? slash + 1 : t->device);
+	return 0;
 }
 
 /* Test hook: FSLAB_TEST_HOOK_<POINT>=cmd runs cmd there (tests only). */
@@ -324,7 +332,6 @@ static int mount_and_prepare(struct target *t, char *mnt)
 static int setup_loop(struct target *t, const struct target_env *env)
 {
 	char *scratch, *img, *mnt;
-	const char *slash;
 	int ret, ifd = -1;
 
 	if ((ret = need_root(&t->spec)) || (ret = mkfs_check(t->fstype)))
@@ -345,13 +352,10 @@ static int setup_loop(struct target *t, const struct target_env *env)
 	}
 	test_hook("IMAGE", t->image);
 	ret = attach_loop(t, ifd);
-	close(ifd);
 	if (ret < 0) {
 		free(mnt);
 		goto out;
 	}
-	slash = strrchr(t->device, '/');
-	t->devname = xstrdup(slash ? slash + 1 : t->device);
 	ret = mkfs_run(t->fstype, t->device, t->spec.mkfs_args,
 		       &t->mkfs_version);
 	if (ret < 0) {
@@ -418,7 +422,6 @@ static int setup_aged(struct target *t, const struct target_env *env)
 {
 	struct golden_meta m;
 	char *scratch, *img, *mnt, *golden = NULL;
-	const char *slash;
 	struct stat st;
 	int ret, ifd;
 
@@ -471,13 +474,10 @@ static int setup_aged(struct target *t, const struct target_env *env)
 		goto out;
 	}
 	ret = attach_loop(t, ifd);
-	close(ifd);
 	if (ret < 0) {
 		free(mnt);
 		goto out;
 	}
-	slash = strrchr(t->device, '/');
-	t->devname = xstrdup(slash ? slash + 1 : t->device);
 	ret = mount_and_prepare(t, mnt);
 out:
 	golden_meta_release(&m);

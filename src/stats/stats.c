@@ -48,7 +48,13 @@ double stats_stddev(const double *x, size_t n)
 	return sqrt(m2 / (double)(n - 1));
 }
 
-double stats_hmean(const double *x, size_t n)
+static double recip(double v)
+{
+	return 1.0 / v;
+}
+
+/* The sum of f(x[i]); NAN for no samples or any not above 0. */
+static double positive_sum(const double *x, size_t n, double (*f)(double))
 {
 	double s = 0;
 
@@ -57,23 +63,19 @@ double stats_hmean(const double *x, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (!(x[i] > 0))
 			return NAN;
-		s += 1.0 / x[i];
+		s += f(x[i]);
 	}
-	return (double)n / s;
+	return s;
+}
+
+double stats_hmean(const double *x, size_t n)
+{
+	return (double)n / positive_sum(x, n, recip);
 }
 
 double stats_gmean(const double *x, size_t n)
 {
-	double s = 0;
-
-	if (!n)
-		return NAN;
-	for (size_t i = 0; i < n; i++) {
-		if (!(x[i] > 0))
-			return NAN;
-		s += log(x[i]);
-	}
-	return exp(s / (double)n);
+	return exp(positive_sum(x, n, log) / (double)n);
 }
 
 static int cmp_double(const void *a, const void *b)

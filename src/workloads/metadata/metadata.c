@@ -437,7 +437,8 @@ static bool makes_tops(const struct md_run *r)
 	return !r->o->shared || r->rank == 0;
 }
 
-static int make_tops(struct md_run *r)
+/* mkdir (or, to remove, rmdir) this rank's top directories. */
+static int each_top(struct md_run *r, bool remove)
 {
 	char top[32];
 
@@ -449,8 +450,11 @@ static int make_tops(struct md_run *r)
 		md_top_name(r, t, top, sizeof(top));
 		p = path_join(base, top);
 		free(base);
-		if (mkdir(p, 0755)) {
-			error_errno("cannot create '%s'", p);
+		if (remove ? rmdir(p) : mkdir(p, 0755)) {
+			if (remove)
+				error_errno("'%s' is not empty after rmdir", p);
+			else
+				error_errno("cannot create '%s'", p);
 			free(p);
 			return -1;
 		}
@@ -547,28 +551,6 @@ static int count_on_disk(struct md_run *r)
 	r->disk_min = lo[0];
 	r->have_disk = true;
 	return ret;
-}
-
-static int remove_tops(struct md_run *r)
-{
-	char top[32];
-
-	if (!makes_tops(r))
-		return 0;
-	for (int t = 0; t < r->ntops; t++) {
-		char *base = md_tops_base(r, r->rank), *p;
-
-		md_top_name(r, t, top, sizeof(top));
-		p = path_join(base, top);
-		free(base);
-		if (rmdir(p)) {
-			error_errno("'%s' is not empty after rmdir", p);
-			free(p);
-			return -1;
-		}
-		free(p);
-	}
-	return 0;
 }
 
 const char *md_enum_name(const struct opt_enum *v, int value)
@@ -684,7 +666,7 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 	pthread_mutex_init(&r.mu, NULL);
 	pthread_cond_init(&r.cv, NULL);
 	/* with shared, nobody starts before rank 0 made the tree */
-	ret = wl_ranks_agree(ctx, make_tops(&r), "to create its directories");
+	ret = wl_ranks_agree(ctx, each_top(&r, false), "to create its directories");
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(order); i++) {
 		enum md_kind k = order[i];
 		bool pre_fail = false;
@@ -717,7 +699,7 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 		ret = md_phase(&r, k, pre_fail);
 	}
 	if (!ret && !phase_stop_requested())
-		ret = remove_tops(&r);
+		ret = each_top(&r, true);
 	free(r.counts);
 	pthread_cond_destroy(&r.cv);
 	pthread_mutex_destroy(&r.mu);
