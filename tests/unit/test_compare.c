@@ -7,6 +7,9 @@
  * the family adjustment, A/A, too few samples, too short to judge, the
  * minimum detectable change, BETTER_NONE, the key-metric roll-up and
  * regression flag, what differs, mismatched workload options.
+ *
+ * One job past 800 lines: the verdict rules of compare/ and the runs
+ * they are judged on belong in one place to be read against each other.
  */
 #include <math.h>
 #include <setjmp.h>
