@@ -306,6 +306,7 @@ static void check_needs(struct problems *p, const struct run_config *cfg,
 		else if (inodes && n.inodes > inodes)
 			add(p, "target %zu '%s': %s needs %llu inodes, the "
 			    "target has about %llu", i + 1, ts->spec,
+			    *n.inodes_what ? n.inodes_what :
 			    *n.what ? n.what : w->wl->name,
 			    (unsigned long long)n.inodes,
 			    (unsigned long long)inodes);

@@ -88,6 +88,7 @@ struct wl_needs {
 	uint64_t bytes;      /* file data at the peak */
 	uint64_t inodes;     /* files and directories at the peak */
 	char what[160];      /* what needs it: "bonnie's 48.0G scratch file" */
+	char inodes_what[160]; /* what needs the inodes, if not what */
 };
 
 /* One configuration in a comparison: its label and its repetitions. */

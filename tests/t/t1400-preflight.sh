@@ -28,6 +28,15 @@ rc=$?
 	ok "bonnie file > target: says which target and what" || not_ok "bonnie file > target: says which target and what" "$out"
 nothing_created "bonnie file > target"
 
+# Too many files for the image's inodes: the file tests are named.
+out=$("$FSLAB" run -t ext4:size=64M -w bonnie:size=16M,ram=0,files=1000 \
+	--db "$DB" --scratch "$SCRATCH/s" 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [[ $out == *"bonnie's file tests (1024000 files) needs 1024001 inodes, the target has about"* ]] &&
+	ok "bonnie files > inodes: names the file tests" ||
+	not_ok "bonnie files > inodes: names the file tests" "exit $rc" "$out"
+nothing_created "bonnie files > inodes"
+
 # A good first target, a bad second one: refused before the first runs.
 out=$("$FSLAB" run -t ext4:size=1G -t 'ext4:size=1G,mkfs=-m bogus=1,name=bad' \
 	-w metadata:files=100 --db "$DB" --scratch "$SCRATCH/s" 2>&1)

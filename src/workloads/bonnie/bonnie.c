@@ -224,6 +224,8 @@ static void bon_needs(const void *vopts, int nranks, struct wl_needs *n)
 		uint64_t nr = (uint64_t)f.n * 1024 * (uint64_t)nranks;
 
 		n->inodes = nr + (uint64_t)f.dirs;
+		snprintf(n->inodes_what, sizeof(n->inodes_what), "bonnie's "
+			 "file tests (%llu files)", (unsigned long long)nr);
 		if (nr * f.max > n->bytes) {
 			n->bytes = nr * f.max;
 			snprintf(n->what, sizeof(n->what), "bonnie's file "
