@@ -117,11 +117,16 @@ done
 echo "$ff_files files, $(nproc) CPUs, fslab $(nproc) jobs (io_uring: $ring);" \
 	"median of $reps warm / $cold_reps cold runs"
 printf '%-44s %8s %8s %8s %8s %7s\n' "" "warm s" "CPU s" "cold s" "CPU s" "x warm"
+# ratio A B: A / B to one decimal, "-" when B rounds to 0 s (time(1)
+# counts hundredths: small trees take no measurable time).
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "-" }'
+}
 row() {
 	local label=$1 k=$2
-	printf '%-44s %8.2f %8.2f %8.2f %8.2f %6.1fx\n' "$label" \
+	printf '%-44s %8.2f %8.2f %8.2f %8.2f %6sx\n' "$label" \
 		"${W[${k}0]}" "${C[${k}0]}" "${W[${k}1]}" "${C[${k}1]}" \
-		"$(echo "${W[ff0]} / ${W[${k}0]}" | bc -l)"
+		"$(ratio "${W[ff0]}" "${W[${k}0]}")"
 }
 row "find | xargs filefrag (no FIEMAP_FLAG_SYNC)" ff
 row "fslab frag (FIEMAP_FLAG_SYNC, default)" fs
@@ -130,7 +135,7 @@ row "fslab frag --no-io-uring (FLAG_SYNC)" nu
 row "floor: open+FIEMAP+close, 1 thread" fl
 printf '%-44s %8.2f %8s %8.2f\n' "floor spread over $(nproc) CPUs (CPU / CPUs)" \
 	"$(echo "${C[fl0]} / $(nproc)" | bc -l)" "" "$(echo "${C[fl1]} / $(nproc)" | bc -l)"
-printf 'speed-up cold, fslab default vs filefrag: %.1fx (--no-sync %.1fx)\n' \
-	"$(echo "${W[ff1]} / ${W[fs1]}" | bc -l)" "$(echo "${W[ff1]} / ${W[ns1]}" | bc -l)"
+printf 'speed-up cold, fslab default vs filefrag: %sx (--no-sync %sx)\n' \
+	"$(ratio "${W[ff1]}" "${W[fs1]}")" "$(ratio "${W[ff1]}" "${W[ns1]}")"
 printf 'fslab frag peak RSS: %d KiB\n' "${R[fs1]}"
 [ "$same" = yes ]
