@@ -214,8 +214,8 @@ print(f["available"], ok)' 2>&1)
 		# compare on two surveys of different trees: by fragmentation
 		"$FSLAB" frag --db "$DB" --tag t3000-small "$t/small" >/dev/null 2>&1
 		"$FSLAB" compare --db "$DB" t3000 t3000-small >"$SCRATCH/cmp.txt" 2>&1
-		fa=$(sqlite3 "$DB" "select printf('%.2f', m.value) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 't3000' and m.name = 'fragmented_pct'")
-		fb=$(sqlite3 "$DB" "select printf('%.2f', m.value) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 't3000-small' and m.name = 'fragmented_pct'")
+		fa=$(sqlite3 "$DB" "select printf('%.2f', value) from $METRICS where tag = 't3000' and name = 'fragmented_pct'")
+		fb=$(sqlite3 "$DB" "select printf('%.2f', value) from $METRICS where tag = 't3000-small' and name = 'fragmented_pct'")
 		d=$(awk -v a="$fa" -v b="$fb" 'BEGIN { printf "%+.2f", b - a }')
 		grep -Eq "^fragmented % +$fa +$fb \\($d\\)" "$SCRATCH/cmp.txt" &&
 			grep -Eq '^extents/file +[0-9.]+ +[0-9.]+ \([-+][0-9.]+%\)' "$SCRATCH/cmp.txt" &&

@@ -149,7 +149,7 @@ grep '^1\.98,' "$out" | bon_csv2txt >"$SCRATCH/v103.txt" 2>"$SCRATCH/v103.txt.er
 [ ! -s "$SCRATCH/v103.txt.err" ] && [ "$(grep -c '^ext[34]' "$SCRATCH/v103.txt")" -ge 4 ] &&
 	ok "1.03: bon_csv2txt accepts the 1.98 rows printed beside them" ||
 	not_ok "1.03: bon_csv2txt accepts the 1.98 rows" "$(cat "$SCRATCH/v103.txt.err")"
-stdio=$(sqlite3 "$DB" "select count(*) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 't4000-103' and p.name = 'putc' and m.name = 'perchar_stdio' and m.value = 1")
+stdio=$(sqlite3 "$DB" "select count(*) from $METRICS where tag = 't4000-103' and phase = 'putc' and name = 'perchar_stdio' and value = 1")
 [ "$stdio" = 4 ] && ok "1.03: per-char tests ran with putc/getc" || not_ok "1.03: per-char tests ran with putc/getc" "got $stdio"
 
 # On a dir: target nothing is torn down for us: the workload itself must
