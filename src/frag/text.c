@@ -131,6 +131,16 @@ static void print_summary(FILE *out, const struct frag_result *r)
 
 	print_bins(out, r);
 	fprintf(out, "All files scanned: %" PRIu64 "\n", r->files);
+	/* Without FIEMAP a file has no extents to count: 0 would be a lie. */
+	if (r->files && r->nomap >= r->files) {
+		fprintf(out, "Files fragmented: unknown (the filesystem does "
+			"not support FIEMAP)\n");
+		fprintf(out, "Total size of fragmented files: unknown\n");
+		return;
+	}
+	if (r->nomap)
+		fprintf(out, "(%" PRIu64 " files without FIEMAP are counted "
+			"as unfragmented)\n", r->nomap);
 	fprintf(out, "Files fragmented: %" PRIu64 " (%.3f%%) where %" PRIu64
 		" have 3+ extents\n", r->frag_files,
 		pct(r->frag_files, r->files), r->files_3plus);
@@ -211,6 +221,7 @@ void frag_print_stored(FILE *out, const struct phase_rec *p,
 	r->frag_files = stored(p, "files_fragmented");
 	r->files_3plus = stored(p, "files_3plus_runs");
 	r->frag_bytes = stored(p, "fragmented_bytes");
+	r->nomap = stored(p, "no_fiemap");
 	print_summary(out, r);
 	fprintf(out, "\nLayout score: %.4f\n", stored_d(p, "layout_score"));
 	fprintf(out, "Extents: %" PRIu64 " as mapped, %" PRIu64

@@ -193,6 +193,15 @@ print(f["available"], ok)' 2>&1)
 		n=$("$FSLAB" frag --no-xdev --json "$t" 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["files"], d["walk"]["no_fiemap"])')
 		[ "$n" = "$((nfiles + 3)) 3" ] && ok "ext4: --no-xdev counts the tmpfs files" ||
 			not_ok "ext4: --no-xdev counts the tmpfs files" "got $n"
+		out=$("$FSLAB" frag "$t/tmpfs" 2>/dev/null)
+		[[ $out == *"Files fragmented: unknown (the filesystem does not support FIEMAP)"* &&
+		   $out == *"Total size of fragmented files: unknown"* ]] &&
+			ok "tmpfs: fragmentation unknown, not 0" ||
+			not_ok "tmpfs: fragmentation unknown, not 0" "$out"
+		out=$("$FSLAB" frag --no-xdev "$t" 2>/dev/null)
+		[[ $out == *"(3 files without FIEMAP are counted as unfragmented)"* ]] &&
+			ok "ext4 + tmpfs: the unmapped files are said" ||
+			not_ok "ext4 + tmpfs: the unmapped files are said" "$out"
 		umount "$t/tmpfs"
 
 		"$FSLAB" frag --db "$DB" --tag t3000 "$t" >/dev/null 2>&1
