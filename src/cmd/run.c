@@ -193,9 +193,8 @@ static const struct cmdopt run_table[] = {
 			 "seeks, layout score, latency as trace.* metrics"),
 	CMDOPT_STR(0, "disk-model", struct run_args, disk_model, "PROFILE",
 		   "with --trace: what the traced phases' requests would cost "
-		   "on this disk, as disk.* metrics: desktop-7200 (the "
-		   "default), laptop-5400, enterprise-15k or a profile file "
-		   "(README \"Modelled disk time\")"),
+		   "on this disk, as disk.* metrics (default "
+		   DISK_DEFAULT_PROFILE "): " DISK_PROFILES_HELP),
 	CMDOPT_CB_OPTARG(0, "fresh-vs-aged", struct run_args, aged_profile,
 			 "PROFILE", set_fresh_vs_aged,
 			 "also run every loop target aged to PROFILE "

@@ -33,8 +33,7 @@ static const struct cmdopt show_table[] = {
 	CMDOPT_INCLUDE_AT(struct show_args, fmt, cmdopt_format_opts),
 	CMDOPT_STR(0, "disk-model", struct show_args, disk_model, "PROFILE",
 		   "re-apply the disk model to the traced phases' stored "
-		   "request samples with this profile (desktop-7200, "
-		   "laptop-5400, enterprise-15k or a file)"),
+		   "request samples with this profile: " DISK_PROFILES_HELP),
 	CMDOPT_TABLE_END,
 };
 

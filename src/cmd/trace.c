@@ -43,9 +43,8 @@ static const struct cmdopt trace_table[] = {
 		   "also a blktrace binary stream, for 'blkparse -i - <FILE' "
 		   "and 'btt -i FILE' (Q, M/F, I, D and C events)"),
 	CMDOPT_STR(0, "disk-model", struct trace_args, disk_model, "PROFILE",
-		   "what the data requests would cost on this disk: "
-		   "desktop-7200 (the default), laptop-5400, enterprise-15k, "
-		   "or a profile file (README \"Modelled disk time\")"),
+		   "what the data requests would cost on this disk (default "
+		   DISK_DEFAULT_PROFILE "): " DISK_PROFILES_HELP),
 	CMDOPT_TABLE_END,
 };
 

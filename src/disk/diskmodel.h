@@ -44,6 +44,10 @@
 #include <stdint.h>
 
 #define DISK_DEFAULT_PROFILE "desktop-7200"
+/* What --disk-model takes, for the help of every command that has it. */
+#define DISK_PROFILES_HELP \
+	"desktop-7200, laptop-5400, enterprise-15k or a profile file " \
+	"(README \"Modelled disk time\")"
 
 enum disk_sched { DISK_FIFO, DISK_SSTF, DISK_ELEVATOR };
 enum disk_rot { DISK_ROT_HALF, DISK_ROT_ANGULAR };
