@@ -146,7 +146,8 @@ static const struct cmdopt age_table[] = {
 		     "store the run (phases fill, age, survey)"),
 	CMDOPT_STR_C(0, "scratch", struct age_args, scratch, "DIR",
 		     CMDOPT_C_DIR,
-		     "images, mount points, golden/ (/var/tmp/fslab)"),
+		     "images, mount points, golden/ ("
+		     TARGET_DEFAULT_SCRATCH ")"),
 	CMDOPT_STR(0, "tag", struct age_args, tag, "LABEL",
 		   "tag of the stored run"),
 	CMDOPT_BOOL('q', "quiet", struct age_args, quiet,

@@ -180,7 +180,7 @@ static const struct cmdopt run_table[] = {
 	CMDOPT_STR_C(0, "scratch", struct run_args, cfg.scratch, "DIR",
 		     CMDOPT_C_DIR,
 		     "where loop images and mount points live (default "
-		     "/var/tmp/fslab)"),
+		     TARGET_DEFAULT_SCRATCH ")"),
 	CMDOPT_STR(0, "tag", struct run_args, cfg.tag, "LABEL",
 		   "label the run for 'fslab show LABEL'"),
 	CMDOPT_CB(0, "seed", struct run_args, cfg.seed, "N", set_seed,
