@@ -202,8 +202,10 @@ static int make_image(struct target *t, char *img, int *ifd)
 	return 0;
 }
 
-/* The image's fd, opened by name only right after its O_EXCL creation. */
-/* Attach the image open on ifd (closed here) and name the device. */
+/*
+ * Attach the image open on ifd (opened by name only right after its
+ * O_EXCL creation; closed here) and name the device.
+ */
 static int attach_loop(struct target *t, int ifd)
 {
 	const char *slash;

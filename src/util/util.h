@@ -87,6 +87,11 @@ ssize_t read_full(int fd, void *buf, size_t len);
 /* write(2) all of buf, retrying short writes and EINTR; 0, or -1 with
  * errno set (EIO for a write that made no progress). */
 int write_full(int fd, const void *buf, size_t len);
+/*
+ * A directory stream of its own on the directory dfd is open on: its own
+ * offset, unlike fdopendir(dup(dfd)).  NULL with errno set.
+ */
+DIR *opendir_at(int dfd);
 /* Join a and b with one '/'; returns a new string. */
 char *path_join(const char *a, const char *b);
 
@@ -97,15 +102,10 @@ char *path_join(const char *a, const char *b);
 int parse_size(const char *s, uint64_t *out) MUST_CHECK;
 /* Parse a non-negative decimal integer that fits in *out; 0 or -1. */
 int parse_u64(const char *s, uint64_t *out) MUST_CHECK;
-/*
- * A directory stream of its own on the directory dfd is open on: its own
- * offset, unlike fdopendir(dup(dfd)).  NULL with errno set.
- */
-DIR *opendir_at(int dfd);
-/* Is s non-empty and only decimal digits (a run id, say)? */
-bool all_digits(const char *s);
 int parse_int(const char *s, long long min, long long max,
 	      long long *out) MUST_CHECK;
+/* Is s non-empty and only decimal digits (a run id, say)? */
+bool all_digits(const char *s);
 /* Format a byte count as "8.0G" style into buf; returns buf. */
 char *fmt_size(char *buf, size_t len, uint64_t bytes);
 
