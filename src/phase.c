@@ -3,7 +3,7 @@
  * phase.c - the phase API workloads report through (declared in
  * workload.h): measure a phase, collect its work, metrics and workers,
  * run the run's phase hooks around it, aggregate it over MPI ranks, and
- * commit it to the store when it ends.  Also the stonewall helpers and
+ * hand it to the run writer (store/writer.h) when it ends.  Also the stonewall helpers and
  * the cache/sync steps between phases (wl_*).
  */
 #include "phase_internal.h"
@@ -17,7 +17,7 @@
 #include "par.h"
 #include "progress.h"
 #include "stats/stats.h"
-#include "store/store.h"
+#include "store/writer.h"
 #include "util/interrupt.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -212,14 +212,37 @@ static void aggregate_ranks(struct phase_rec *rec,
 	free(all);
 }
 
+const char *const wl_core_phases[] = { "verify-data", NULL };
+
+static bool in_list(const char *const *l, const char *name)
+{
+	for (; l && *l; l++)
+		if (!strcmp(*l, name))
+			return true;
+	return false;
+}
+
+bool wl_phase_declared(const struct workload *wl, const char *name)
+{
+	return in_list(wl_core_phases, name) ||
+	       (wl && in_list(wl->phases, name));
+}
+
 struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 			  const char *label)
 {
-	struct phase *ph = xcalloc(1, sizeof(*ph));
+	struct phase *ph;
 	const struct phase_hook *hooks;
 	size_t nr_hooks;
 
-	ph->rec.name = xstrdup(name);
+	/* --trace=PHASE, `fslab list` and the key metrics trust .phases. */
+	if (!ctx->wl || !wl_phase_declared(ctx->wl, name))
+		BUG("phase '%s' is not declared in %s's .phases", name,
+		    ctx->wl ? ctx->wl->name : "(no workload)");
+	ph = xcalloc(1, sizeof(*ph));
+	ph->rec.name = ctx->phase_prefix
+			       ? xasprintf("%s/%s", ctx->phase_prefix, name)
+			       : xstrdup(name);
 	ph->rec.label = label ? xstrdup(label) : NULL;
 	ph->devname = ctx->target ? ctx->target->devname : NULL;
 	hooks = ctx_hooks(ctx, &nr_hooks);
@@ -254,6 +277,15 @@ void phase_metric(struct phase *ph, const char *name, double value,
 	phase_rec_add_metric(&ph->rec, name, value, unit, better);
 }
 
+void phase_metrics_copy(struct phase *ph, const struct phase_rec *src)
+{
+	for (size_t i = 0; i < src->nr_metrics; i++)
+		phase_rec_add_metric(&ph->rec, src->metrics[i].name,
+				     src->metrics[i].value,
+				     src->metrics[i].unit,
+				     src->metrics[i].better);
+}
+
 void phase_latency(struct phase *ph, const char *prefix,
 		   const struct lathist *h)
 {
@@ -283,12 +315,6 @@ void phase_fail(struct phase *ph, const char *fmt, ...)
 	ph->rec.error = xstrdup(msg);
 }
 
-void phase_set_label(struct phase *ph, const char *label)
-{
-	free(ph->rec.label);
-	ph->rec.label = label ? xstrdup(label) : NULL;
-}
-
 int phase_end(struct wl_ctx *ctx, struct phase *ph,
 	      const struct phase_rec **out)
 {
@@ -312,13 +338,9 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 		if (hooks[i].end)
 			hooks[i].end(hooks[i].data, ctx, &ph->rec);
 
-	rec = wlrun_rec_new_phase(ctx->wlrun);
-	ph->rec.seq = rec->seq;
-	*rec = ph->rec;
-	free(ph);
-	if (ctx->runner && ctx->runner->st &&
-	    store_phase_add(ctx->runner->st, ctx->wlrun->id, rec) < 0)
+	if (writer_phase(ctx->writer, ctx->wlrun, &ph->rec, &rec) < 0)
 		rc = -1;
+	free(ph);
 	if (rec->status == PHASE_FAILED)
 		rc = -1;
 	progress_phase_end(rec);

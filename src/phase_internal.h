@@ -11,14 +11,13 @@
 #include <stddef.h>
 
 #include "phase.h"
+#include "store/writer.h"
 
-struct store;
 struct run_config;
 
 struct runner {
 	const struct run_config *cfg;
-	struct store *st;       /* NULL when not storing */
-	struct run_rec *run;
+	struct run_writer w;    /* the run, in memory and (rank 0) stored */
 	struct target *target;  /* the target being used */
 	const struct phase_hook *hooks; /* cfg's, run around every phase */
 	size_t nr_hooks;

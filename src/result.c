@@ -142,6 +142,7 @@ void target_rec_release(struct target_rec *t)
 	free(t->device);
 	free(t->uuid);
 	free(t->mkfs_version);
+	free(t->mkfs_cmd);
 	free(t->path);
 	memset(t, 0, sizeof(*t));
 }

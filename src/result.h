@@ -116,6 +116,8 @@ struct target_rec {
 	char *device;          /* /dev/loopN or /dev/X; NULL for dir: */
 	char *uuid;            /* filesystem UUID from libblkid */
 	char *mkfs_version;    /* first line of mkfs -V */
+	char *mkfs_cmd;        /* the mkfs command as run; NULL: none
+				* (dir:) or not recorded (older runs) */
 	char *path;            /* working directory the workloads used */
 	uint64_t size;         /* image or device size in bytes */
 };

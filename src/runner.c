@@ -5,9 +5,10 @@
  *
  * Repetitions are interleaved across targets (A B C A B C ...), each on
  * a freshly built filesystem, so slow drift of a shared machine hits every
- * configuration alike.  Every phase is measured the same way (measure.c),
- * committed to the store on its own, and appended to the in-memory
- * run_rec that the workload's report() and --json render.
+ * configuration alike.  Every phase is measured the same way (measure.c)
+ * and handed to the run writer (store/writer.h), which commits it to the
+ * store on its own and appends it to the in-memory run_rec that the
+ * workload's report() and --json render.
  *
  * Signals: the first SIGINT/SIGTERM only sets a flag; workloads poll
  * phase_stop_requested() and return, and the runner tears the target down
@@ -39,6 +40,7 @@
 #include "progress.h"
 #include "stats/stats.h"
 #include "store/store.h"
+#include "store/writer.h"
 #include "util/interrupt.h"
 #include "util/util.h"
 #include "util/version.h"
@@ -132,7 +134,7 @@ static char *workload_dir(const struct runner *rn, struct target *t,
 			  int *fd)
 {
 	const struct run_config *cfg = rn->cfg;
-	uint64_t v[2] = { (uint64_t)(rn->run->id > 0 ? rn->run->id : 0),
+	uint64_t v[2] = { (uint64_t)(rn->w.run->id > 0 ? rn->w.run->id : 0),
 			  wldir_nonce() };
 	char *stem, *tag, *dir = NULL;
 
@@ -256,7 +258,7 @@ static int run_one_workload(struct runner *rn, struct target *t,
 {
 	const struct run_config *cfg = rn->cfg;
 	const struct run_workload *w = &cfg->wls[k];
-	struct wlrun_rec *wr = run_rec_new_wlrun(rn->run);
+	struct wlrun_rec rec = { .pos = -1 }, *wr;
 	bool lead = par_rank() == 0;
 	char *shared, *mine = NULL;
 	int shared_fd;
@@ -264,17 +266,15 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	struct wl_ctx ctx;
 	int rc;
 
-	wr->target_idx = target_idx;
-	wr->target_id = rn->run->targets[target_idx].id;
-	wr->workload = xstrdup(w->wl->name);
-	wr->options = opt_format(w->wl->opts, w->opts);
-	wr->rep = rep;
-	wr->pos = cfg->blocked ? -1 : (int)order_pos(
+	rec.target_idx = target_idx;
+	rec.workload = xstrdup(w->wl->name);
+	rec.options = opt_format(w->wl->opts, w->opts);
+	rec.rep = rep;
+	rec.pos = cfg->blocked ? -1 : (int)order_pos(
 		cfg->fixed_order ? ORDER_FIXED : ORDER_BALANCED,
 		cfg->nr_targets, cfg->seed, (size_t)rep,
-		(size_t)rn->run->targets[target_idx].idx);
-	wr->status = xstrdup("running");
-	if (rn->st && store_wlrun_begin(rn->st, rn->run->id, wr) < 0)
+		(size_t)rn->w.run->targets[target_idx].idx);
+	if (writer_wlrun_begin(&rn->w, &rec, &wr) < 0)
 		return -1;
 
 	shared = workload_dir(rn, t, w->wl, k, rep, &shared_fd);
@@ -295,6 +295,8 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	ctx.target = t;
 	ctx.progress = lead ? progress_stream() : quiet_stream();
 	ctx.runner = rn;
+	ctx.wl = w->wl;
+	ctx.writer = &rn->w;
 	ctx.wlrun = wr;
 	ctx.verify = cfg->verify;
 
@@ -306,10 +308,7 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	if (!all_ranks_ok(rc == 0, w->wl->name))
 		rc = -1;
 	status = stop_requested ? "interrupted" : rc ? "failed" : "complete";
-	free(wr->status);
-	wr->status = xstrdup(status);
-	if (rn->st)
-		store_wlrun_finish(rn->st, wr->id, status);
+	writer_wlrun_finish(&rn->w, wr, status);
 
 	if (lead && rc && !stop_requested)
 		print_failed_where(wr, t->spec.name);
@@ -320,13 +319,13 @@ static int run_one_workload(struct runner *rn, struct target *t,
 			fprintf(out, "\n== %s on %s rep %d (position %d of "
 				"%zu, %s order): %s\n", w->wl->name,
 				t->spec.name, rep, wr->pos + 1,
-				cfg->nr_targets, rn->run->target_order,
+				cfg->nr_targets, rn->w.run->target_order,
 				status);
 		else if (!cfg->plain)
 			fprintf(out, "\n== %s on %s rep %d: %s\n",
 				w->wl->name, t->spec.name, rep, status);
 		if (w->wl->report)
-			w->wl->report(out, rn->run, wr);
+			w->wl->report(out, rn->w.run, wr);
 		fflush(out);
 	}
 
@@ -407,7 +406,7 @@ struct live_target {
 static int target_up(struct runner *rn, struct live_target *lt, size_t i,
 		     int rep, const struct target_env *env)
 {
-	struct target_rec *trec;
+	struct target_rec trec = { 0 };
 	int rc;
 
 	if (lt->up)
@@ -421,12 +420,11 @@ static int target_up(struct runner *rn, struct live_target *lt, size_t i,
 		target_teardown(&lt->t);
 		return rc == -2 ? -2 : -3;
 	}
-	trec = run_rec_new_target(rn->run);
-	lt->rec_idx = (int)(rn->run->nr_targets - 1);
-	target_to_rec(&lt->t, trec);
-	trec->idx = (int)i;
-	trec->rep = rep;
-	if (rn->st && store_target_add(rn->st, rn->run->id, trec) < 0) {
+	lt->rec_idx = (int)rn->w.run->nr_targets;
+	target_to_rec(&lt->t, &trec);
+	trec.idx = (int)i;
+	trec.rep = rep;
+	if (writer_target(&rn->w, &trec, NULL) < 0) {
 		target_teardown(&lt->t);
 		return -3;
 	}
@@ -511,7 +509,7 @@ static double watched_value(const struct workload *wl,
 static double *target_values(const struct runner *rn, size_t i, size_t *nr)
 {
 	const struct workload *wl = rn->cfg->wls[0].wl;
-	const struct run_rec *r = rn->run;
+	const struct run_rec *r = rn->w.run;
 	double *v = xcalloc(r->nr_wlruns + 1, sizeof(*v));
 	size_t n = 0;
 
@@ -640,6 +638,7 @@ int runner_execute(const struct run_config *cfg)
 	struct live_target *live;
 	char *dbpath = NULL;
 	const char *status;
+	int wrc;
 	char tag[64];
 	int rc = 0;
 
@@ -649,19 +648,20 @@ int runner_execute(const struct run_config *cfg)
 	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
 	/* Rank 0 alone writes the store: one writer per run, and no
 	 * database traffic from hundreds of clients. */
-	if (par_rank() == 0 && (!cfg->db || *cfg->db)) {
+	if (par_rank() == 0 && (!cfg->db || *cfg->db))
 		dbpath = cfg->db ? xstrdup(cfg->db) : store_default_path();
-		if (store_open(dbpath, &rn.st) < 0) {
-			free(dbpath);
-			return EXIT_RUNTIME;
-		}
+	wrc = writer_begin(&rn.w, dbpath, new_run(cfg));
+	if (wrc < 0 && !rn.w.st) {
+		writer_close(&rn.w);
+		free(dbpath);
+		free(live);
+		return EXIT_RUNTIME;
 	}
-	rn.run = new_run(cfg);
-	if (rn.st && store_run_begin(rn.st, rn.run) < 0) {
+	if (wrc < 0) {
 		exit_code = EXIT_RUNTIME;
 		goto out;
 	}
-	snprintf(tag, sizeof(tag), "fslab-%lld-%ld", (long long)rn.run->id,
+	snprintf(tag, sizeof(tag), "fslab-%lld-%ld", (long long)rn.w.run->id,
 		 (long)getpid());
 	env.scratch = cfg->scratch ? cfg->scratch : TARGET_DEFAULT_SCRATCH;
 	env.destroy_data = cfg->destroy_data;
@@ -728,26 +728,21 @@ out:
 	status = stop_requested ? "incomplete"
 		 : exit_code   ? "failed"
 			       : "complete";
-	free(rn.run->status);
-	rn.run->status = xstrdup(status);
-	rn.run->finished = (int64_t)(realtime_ns() / 1000000000ULL);
 	/* A run refused before it measured anything is no result: leave
 	 * no empty "failed" row behind (pre-flight catches most refusals
 	 * earlier; a dev: target's safety checks come only here). */
-	if (rn.st && rn.run->id && exit_code == EXIT_USAGE &&
-	    !rn.run->nr_wlruns)
-		(void)!store_delete_run(rn.st, rn.run->id);
-	else if (rn.st && rn.run->id)
-		store_run_finish(rn.st, rn.run->id, status);
+	if (exit_code == EXIT_USAGE && !rn.w.run->nr_wlruns)
+		(void)!writer_discard(&rn.w);
+	else
+		writer_finish(&rn.w, status);
 	if (par_rank() == 0 && cfg->json &&
-	    json_write_run(rn.run, cfg->json) < 0)
+	    json_write_run(rn.w.run, cfg->json) < 0)
 		exit_code = EXIT_RUNTIME;
-	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
-		runreport_print(text_out(cfg), rn.run);
-	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
-		summary_print(text_out(cfg), rn.run, dbpath);
-	run_rec_free(rn.run);
-	store_close(rn.st);
+	if (par_rank() == 0 && !cfg->plain && rn.w.run->nr_wlruns)
+		runreport_print(text_out(cfg), rn.w.run);
+	if (par_rank() == 0 && !cfg->plain && rn.w.run->nr_wlruns)
+		summary_print(text_out(cfg), rn.w.run, dbpath);
+	writer_close(&rn.w);
 	free(dbpath);
 	free(live);
 	state_finish();

@@ -44,6 +44,7 @@
 
 struct target;
 struct runner;
+struct run_writer;
 struct phase;
 struct lathist;
 
@@ -78,6 +79,13 @@ struct wl_ctx {
 				   * the same as dir otherwise */
 	bool verify;              /* --verify: write the util/verify.h pattern
 				   * and check it on every read */
+	const struct workload *wl; /* whose run() this is: phase_begin()
+				    * accepts only its .phases and the
+				    * core phases (wl_core_phases) */
+	struct run_writer *writer; /* core-private: phase_end() hands every
+				    * record to it (store/writer.h) */
+	const char *phase_prefix; /* core-private: stored phase names are
+				   * "PREFIX/name" (fslab age --with) */
 };
 
 /*
@@ -164,7 +172,18 @@ struct workload {
 
 /* ---- the phase API (implemented by the core, src/phase.c) ---- */
 
-/* Start measuring a phase.  label may be NULL.  Never fails. */
+/*
+ * The phases the core itself adds to a workload run ("verify-data",
+ * --verify's final pass), NULL-terminated; no workload declares them.
+ */
+extern const char *const wl_core_phases[];
+/* Is name one of wl's .phases or a core phase? */
+bool wl_phase_declared(const struct workload *wl, const char *name);
+
+/*
+ * Start measuring a phase.  label may be NULL.  Never fails; a name
+ * neither in ctx->wl's .phases nor a core phase is a BUG().
+ */
 struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 			  const char *label);
 /* Add work done (accumulates). */
@@ -185,6 +204,9 @@ void phase_progress(struct phase *ph, uint64_t bytes, uint64_t files,
 /* Record one of the workload's own figures. */
 void phase_metric(struct phase *ph, const char *name, double value,
 		  const char *unit, enum better better);
+/* Record every metric of src, e.g. figures an engine builds as a
+ * phase_rec (frag_to_phase_metrics). */
+void phase_metrics_copy(struct phase *ph, const struct phase_rec *src);
 /* Record one worker's share (threads, ranks); times are CLOCK_REALTIME. */
 void phase_worker(struct phase *ph, int worker, uint64_t start_ns,
 		  uint64_t end_ns, uint64_t bytes, uint64_t files,
@@ -196,10 +218,9 @@ void phase_latency(struct phase *ph, const char *prefix,
 /* Mark the phase failed with a reason (printed once by the caller). */
 void phase_fail(struct phase *ph, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Replace the phase's label (NULL: none), e.g. once the work names it. */
-void phase_set_label(struct phase *ph, const char *label);
 /*
- * Stop measuring, derive rates, run hooks, store.  *out (may be NULL)
+ * Stop measuring, derive rates, run hooks, hand the record to the run
+ * writer (appended to ctx->wlrun, and stored when storing).  *out (may be NULL)
  * receives a pointer to the finished record inside ctx->wlrun, valid only
  * until the next phase_end() (the array grows): copy what you need.
  * Returns 0, or -1 when the phase failed or could not be stored (message

@@ -8,6 +8,7 @@
 #include "age/session.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +27,10 @@
 #include "fs/state.h"
 #include "fs/target.h"
 #include "runner.h"
-#include "store/store.h"
+#include "store/writer.h"
 #include "util/strbuf.h"
 #include "util/interrupt.h"
+#include "util/opt.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "workload.h"
@@ -41,8 +43,7 @@ struct age_sess {
 	struct age_args *a;
 	struct target t;
 	bool have_target;
-	struct store *st;
-	struct run_rec *run;
+	struct run_writer w;  /* the "age" run: stored with --db */
 	struct wlrun_rec *wr;
 	struct wl_ctx ctx;
 	int base;            /* directory fd of the aged directory */
@@ -50,6 +51,56 @@ struct age_sess {
 	uint64_t ops, written;
 	bool tty;
 };
+
+/*
+ * The stored options of the "age" workload run, in the canonical k=v
+ * form of util/opt.h, as every workload run's are (opt_format).
+ */
+struct age_stored {
+	char *profile, *ops, *replay;
+	double fullness, tolerance;
+	uint64_t seed;
+	bool final_set;
+	int data;
+};
+
+static const struct opt_enum age_data_values[] = {
+	{ "fallocate", 0, "space is allocated, not written" },
+	{ "write", 1, "file data is written" },
+	{ NULL, 0, NULL },
+};
+
+#define AGE_OPT(n, t, f) { n, t, offsetof(struct age_stored, f), NULL, \
+			   NULL, 0, 0, NULL }
+static const struct opt age_profile_opts[] = {
+	AGE_OPT("profile", OPT_STRING, profile),
+	AGE_OPT("fullness", OPT_DOUBLE, fullness),
+	AGE_OPT("seed", OPT_SIZE, seed),
+	AGE_OPT("ops", OPT_STRING, ops),
+	AGE_OPT("tolerance", OPT_DOUBLE, tolerance),
+	{ "data", OPT_ENUM, offsetof(struct age_stored, data), NULL, NULL, 0,
+	  0, age_data_values },
+	OPT_END,
+};
+static const struct opt age_replay_opts[] = {
+	AGE_OPT("replay", OPT_STRING, replay),
+	AGE_OPT("final-set", OPT_BOOL, final_set),
+	{ "data", OPT_ENUM, offsetof(struct age_stored, data), NULL, NULL, 0,
+	  0, age_data_values },
+	OPT_END,
+};
+
+static char *age_options(const struct age_args *a)
+{
+	struct age_stored o = {
+		.profile = (char *)a->profile, .ops = (char *)a->ops,
+		.replay = (char *)a->replay, .fullness = a->fullness,
+		.tolerance = a->tolerance, .seed = a->seed,
+		.final_set = a->final_set, .data = a->data,
+	};
+
+	return opt_format(a->replay ? age_replay_opts : age_profile_opts, &o);
+}
 
 static struct run_rec *age_run_rec(int argc, char **argv, const char *tag,
 				   uint64_t seed)
@@ -61,42 +112,16 @@ static struct run_rec *age_run_rec(int argc, char **argv, const char *tag,
 	return r;
 }
 
-/* Store every phase of the wlrun from index from on. */
-static int store_phases(struct age_sess *s, size_t from)
-{
-	if (!s->st)
-		return 0;
-	for (size_t i = from; i < s->wr->nr_phases; i++)
-		if (!s->wr->phases[i].id &&
-		    store_phase_add(s->st, s->wr->id, &s->wr->phases[i]) < 0)
-			return -1;
-	return 0;
-}
-
-static int end_phase(struct age_sess *s, struct phase *ph)
-{
-	size_t n = s->wr->nr_phases;
-	int rc = phase_end(&s->ctx, ph, NULL);
-
-	if (store_phases(s, n) < 0)
-		rc = -1;
-	return rc;
-}
-
-static void add_freesp(struct phase_rec *p, const struct frag_freesp *fsp)
-{
-	if (!fsp->available)
-		return;
-	phase_rec_add_metric(p, "free_bytes", (double)fsp->free_bytes, "B",
-			     BETTER_NONE);
-	phase_rec_add_metric(p, "free_extents", (double)fsp->free_extents,
-			     "extents", BETTER_LOWER);
-	phase_rec_add_metric(p, "free_max_extent", (double)fsp->max_extent,
-			     "B", BETTER_HIGHER);
-	if (fsp->groups)
-		phase_rec_add_metric(p, "free_group_frag_mean", fsp->grp_mean,
-				     "%", BETTER_LOWER);
-}
+/*
+ * The aging session's own phases, declared as a workload declares its
+ * .phases (phase_begin() checks them); "age" is no registered workload.
+ */
+static const char *const age_phase_names[] = { "fill", "age", "survey",
+					       "replay", NULL };
+static const struct workload age_wl = {
+	.name = "age",
+	.phases = age_phase_names,
+};
 
 static double fs_fullness(const char *dir)
 {
@@ -116,8 +141,7 @@ static int survey(struct age_sess *s, const char *label,
 	struct frag_freesp fsp;
 	struct frag_opts o;
 	struct phase *ph;
-	struct phase_rec *p;
-	size_t n;
+	struct phase_rec fig = { 0 }, *p = &fig;
 	int rc;
 
 	if (syncfs(s->base) < 0)
@@ -132,11 +156,10 @@ static int survey(struct age_sess *s, const char *label,
 	memset(&fsp, 0, sizeof(fsp));
 	frag_freesp_probe(s->have_target && s->t.mnt ? s->t.mnt : s->ctx.dir,
 			  &fsp);
-	n = s->wr->nr_phases;
-	rc = phase_end(&s->ctx, ph, NULL);
-	p = &s->wr->phases[n];
+	/* The figures, built as a record, join the phase before it ends:
+	 * phase_end() hands the finished record to the writer. */
 	frag_to_phase_metrics(&res, p);
-	add_freesp(p, &fsp);
+	frag_freesp_to_phase_metrics(&fsp, p);
 	phase_rec_add_metric(p, "fullness", fs_fullness(s->ctx.dir), "",
 			     BETTER_NONE);
 	phase_rec_add_metric(p, "age_ops", (double)s->ops, "ops",
@@ -152,6 +175,10 @@ static int survey(struct age_sess *s, const char *label,
 		phase_rec_add_metric(p, "dist_age", as.dist[AGE_DIM_AGE], "",
 				     BETTER_LOWER);
 	}
+	phase_metrics_copy(ph, p);
+	phase_work(ph, p->bytes, p->files, 0);
+	rc = phase_end(&s->ctx, ph, NULL);
+	phase_rec_release(p);
 	if (!s->a->quiet)
 		fprintf(stderr, "fslab: age: survey %s: layout score %.4f, "
 			"%llu files, %.2f extents/file\n", label,
@@ -161,8 +188,6 @@ static int survey(struct age_sess *s, const char *label,
 				  : 0.0);
 	frag_freesp_release(&fsp);
 	frag_result_release(&res);
-	if (store_phases(s, n) < 0)
-		rc = -1;
 	return rc;
 }
 
@@ -199,21 +224,17 @@ static void progress(struct age_sess *s, const struct ager *ag, bool last)
 		fputc('\n', stderr);
 }
 
-static void phase_status_metrics(struct age_sess *s, size_t idx,
-				 const struct ager *ag)
+static void phase_status_metrics(struct phase *ph, const struct ager *ag)
 {
 	struct ager_status as;
-	struct phase_rec *p = &s->wr->phases[idx];
 
 	ager_status(ag, &as);
-	phase_rec_add_metric(p, "model_fullness", as.fullness, "",
-			     BETTER_NONE);
-	phase_rec_add_metric(p, "live_files", (double)as.files, "files",
-			     BETTER_NONE);
-	phase_rec_add_metric(p, "dist_size", as.dist[AGE_DIM_SIZE], "",
-			     BETTER_LOWER);
-	phase_rec_add_metric(p, "dist_age", as.dist[AGE_DIM_AGE], "",
-			     BETTER_LOWER);
+	phase_metric(ph, "model_fullness", as.fullness, "", BETTER_NONE);
+	phase_metric(ph, "live_files", (double)as.files, "files",
+		     BETTER_NONE);
+	phase_metric(ph, "dist_size", as.dist[AGE_DIM_SIZE], "",
+		     BETTER_LOWER);
+	phase_metric(ph, "dist_age", as.dist[AGE_DIM_AGE], "", BETTER_LOWER);
 }
 
 /* A phase that applies ager ops until the fill ends (fill) or until
@@ -225,7 +246,6 @@ static int run_segment(struct age_sess *s, struct ager *ag, bool fill,
 	struct age_op op;
 	uint64_t ops0 = s->ops, w0 = s->written;
 	char label[64];
-	size_t n;
 	int rc = 0;
 
 	snprintf(label, sizeof(label), "from op %llu",
@@ -266,11 +286,8 @@ static int run_segment(struct age_sess *s, struct ager *ag, bool fill,
 			progress(s, ag, false);
 	}
 	phase_work(ph, s->written - w0, 0, s->ops - ops0);
-	n = s->wr->nr_phases;
+	phase_status_metrics(ph, ag);
 	if (phase_end(&s->ctx, ph, NULL) < 0)
-		rc = -1;
-	phase_status_metrics(s, n, ag);
-	if (store_phases(s, n) < 0)
 		rc = -1;
 	return rc;
 }
@@ -402,7 +419,7 @@ static int age_by_replay(struct age_sess *s)
 		}
 	}
 	phase_work(ph, s->written, 0, s->ops);
-	if (end_phase(s, ph) < 0)
+	if (phase_end(&s->ctx, ph, NULL) < 0)
 		rc = -1;
 	free(line);
 	if (src != log)
@@ -423,7 +440,6 @@ static int age_with(struct age_sess *s)
 	struct wl_ctx c = s->ctx;
 	char err[512];
 	char *dir;
-	size_t n = s->wr->nr_phases;
 	int rc;
 
 	if (run_workload_parse(s->a->with, &w, err, sizeof(err)) < 0)
@@ -434,17 +450,10 @@ static int age_with(struct age_sess *s)
 		goto out;
 	}
 	c.dir = c.shared_dir = dir;
-	rc = w.wl->run(&c, w.opts);
 	/* Its phases join the "age" run under a prefixed name. */
-	for (size_t i = n; i < s->wr->nr_phases; i++) {
-		char *nm = xasprintf("%s/%s", w.wl->name,
-				     s->wr->phases[i].name);
-
-		free(s->wr->phases[i].name);
-		s->wr->phases[i].name = nm;
-	}
-	if (store_phases(s, n) < 0)
-		rc = -1;
+	c.wl = w.wl;
+	c.phase_prefix = w.wl->name;
+	rc = w.wl->run(&c, w.opts);
 out:
 	free(dir);
 	run_workload_release(&w);
@@ -528,6 +537,8 @@ int age_session(struct age_args *ap, int argc, char **argv)
 	struct age_sess s;
 	struct target_spec ts;
 	struct target_env env = { 0 };
+	struct target_rec tr = { 0 };
+	struct wlrun_rec wr = { .pos = -1 };
 	char err[512], *spec;
 	int rc, ret = EXIT_RUNTIME;
 
@@ -573,32 +584,15 @@ int age_session(struct age_args *ap, int argc, char **argv)
 	}
 	s.have_target = true;
 
-	s.run = age_run_rec(argc, argv, a.tag, a.seed);
-	if (a.db) {
-		struct target_rec *tr;
-
-		if (store_open(a.db, &s.st) < 0 ||
-		    store_run_begin(s.st, s.run) < 0)
-			goto out;
-		tr = run_rec_new_target(s.run);
-		target_to_rec(&s.t, tr);
-		if (store_target_add(s.st, s.run->id, tr) < 0)
-			goto out;
-	} else {
-		target_to_rec(&s.t, run_rec_new_target(s.run));
-	}
-	s.wr = run_rec_new_wlrun(s.run);
-	s.wr->workload = xstrdup("age");
-	s.wr->target_id = s.run->targets[0].id;
-	s.wr->options = a.replay ?
-		xasprintf("replay=%s,final-set=%d,data=%s", a.replay,
-			  a.final_set, a.data ? "write" : "fallocate") :
-		xasprintf("profile=%s,fullness=%g,seed=%llu,ops=%s,"
-			  "tolerance=%g,data=%s", a.profile, a.fullness,
-			  (unsigned long long)a.seed, a.ops ? a.ops : "",
-			  a.tolerance, a.data ? "write" : "fallocate");
-	s.wr->status = xstrdup("running");
-	if (s.st && store_wlrun_begin(s.st, s.run->id, s.wr) < 0)
+	if (writer_begin(&s.w, a.db, age_run_rec(argc, argv, a.tag,
+						 a.seed)) < 0)
+		goto out;
+	target_to_rec(&s.t, &tr);
+	if (writer_target(&s.w, &tr, NULL) < 0)
+		goto out;
+	wr.workload = xstrdup("age");
+	wr.options = age_options(&a);
+	if (writer_wlrun_begin(&s.w, &wr, &s.wr) < 0)
 		goto out;
 
 	s.ctx.dir = s.ctx.shared_dir = s.t.workdir;
@@ -606,6 +600,8 @@ int age_session(struct age_args *ap, int argc, char **argv)
 	s.ctx.target = &s.t;
 	s.ctx.progress = stderr;
 	s.ctx.wlrun = s.wr;
+	s.ctx.wl = &age_wl;
+	s.ctx.writer = &s.w;
 	s.ctx.nranks = 1;
 	s.base = open(s.t.workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (s.base < 0) {
@@ -638,18 +634,13 @@ out:
 		fclose(s.rec);
 	if (s.base >= 0)
 		close(s.base);
-	if (s.st) {
-		const char *st = age_stop ? "interrupted" :
-				 ret ? "failed" : "complete";
-
-		if (s.wr && s.wr->id)
-			store_wlrun_finish(s.st, s.wr->id, st);
-		if (s.run->id)
-			store_run_finish(s.st, s.run->id,
-					 ret ? "failed" : "complete");
-		store_close(s.st);
+	if (s.w.run) {
+		if (s.wr)
+			writer_wlrun_finish(&s.w, s.wr, age_stop ? "interrupted"
+					    : ret ? "failed" : "complete");
+		writer_finish(&s.w, ret ? "failed" : "complete");
+		writer_close(&s.w);
 	}
-	run_rec_free(s.run);
 	if (target_teardown(&s.t) < 0)
 		ret = EXIT_RUNTIME;
 	state_finish();

@@ -17,7 +17,7 @@
 #include "fs/mount.h"
 #include "measure.h"
 #include "frag/text.h"
-#include "store/store.h"
+#include "store/writer.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 #include "util/version.h"
@@ -113,8 +113,9 @@ static struct run_rec *frag_run_rec(int argc, char **argv, const char *tag)
 }
 
 /*
- * Store the survey as a run: target dir:PATH (the first path; the
- * others are in the command line), workload-run "frag", phase "survey".
+ * Store the survey as a run, through the run writer like every run:
+ * target dir:PATH (the first path; the others are in the command line),
+ * workload-run "frag", phase "survey".
  */
 static int store_survey(const char *dbpath, int argc, char **argv,
 			const char *tag, const char *const *paths,
@@ -123,75 +124,47 @@ static int store_survey(const char *dbpath, int argc, char **argv,
 			const struct frag_freesp *fsp,
 			const struct measure *m)
 {
-	struct store *st;
-	struct run_rec *r;
-	struct target_rec *t;
-	struct wlrun_rec *w;
-	struct phase_rec *p;
+	struct run_writer w;
+	struct target_rec t = { 0 };
+	struct wlrun_rec wr = { .pos = -1 }, *wp;
+	struct phase_rec p = { 0 };
 	char *fstype = NULL, *mopts = NULL;
 	int rc = -1;
 
-	if (store_open(dbpath, &st) < 0)
-		return -1;
-	r = frag_run_rec(argc, argv, tag);
-	if (store_run_begin(st, r) < 0)
+	if (writer_begin(&w, dbpath, frag_run_rec(argc, argv, tag)) < 0)
 		goto out;
-	t = run_rec_new_target(r);
-	t->spec = xasprintf("dir:%s", paths[0]);
-	t->name = nr_paths > 1 ? xasprintf("%s (+%zu)", paths[0],
-					   nr_paths - 1)
-			       : xstrdup(paths[0]);
-	t->kind = xstrdup("dir");
+	t.spec = xasprintf("dir:%s", paths[0]);
+	t.name = nr_paths > 1 ? xasprintf("%s (+%zu)", paths[0], nr_paths - 1)
+			      : xstrdup(paths[0]);
+	t.kind = xstrdup("dir");
 	if (mount_find_containing(paths[0], &fstype, &mopts, NULL) == 0) {
-		t->fstype = fstype;
-		t->eff_mount_opts = mopts;
+		t.fstype = fstype;
+		t.eff_mount_opts = mopts;
 	}
-	t->path = xstrdup(paths[0]);
-	if (store_target_add(st, r->id, t) < 0)
+	t.path = xstrdup(paths[0]);
+	p.label = xstrdup(t.name);
+	if (writer_target(&w, &t, NULL) < 0)
 		goto out;
-	w = run_rec_new_wlrun(r);
-	w->target_idx = 0;
-	w->target_id = t->id;
-	w->workload = xstrdup("frag");
-	w->options = xstrdup(options);
-	w->status = xstrdup("running");
-	if (store_wlrun_begin(st, r->id, w) < 0)
+	wr.workload = xstrdup("frag");
+	wr.options = xstrdup(options);
+	if (writer_wlrun_begin(&w, &wr, &wp) < 0)
 		goto out;
-	p = wlrun_rec_new_phase(w);
-	p->name = xstrdup("survey");
-	p->label = xstrdup(t->name);
-	p->m = *m;
-	frag_to_phase_metrics(res, p);
-	if (fsp->available) {
-		phase_rec_add_metric(p, "free_bytes", (double)fsp->free_bytes,
-				     "B", BETTER_NONE);
-		phase_rec_add_metric(p, "free_extents",
-				     (double)fsp->free_extents, "extents",
-				     BETTER_LOWER);
-		phase_rec_add_metric(p, "free_max_extent",
-				     (double)fsp->max_extent, "B",
-				     BETTER_HIGHER);
-		if (fsp->groups) {
-			phase_rec_add_metric(p, "free_group_frag_mean",
-					     fsp->grp_mean, "%", BETTER_LOWER);
-			phase_rec_add_metric(p, "free_group_frag_p95",
-					     fsp->grp_p95, "%", BETTER_LOWER);
-			phase_rec_add_metric(p, "free_group_frag_max",
-					     fsp->grp_max, "%", BETTER_LOWER);
-		}
-	}
-	measure_derive(p);
-	if (store_phase_add(st, w->id, p) < 0)
-		goto out;
-	if (store_wlrun_finish(st, w->id, "complete") < 0 ||
-	    store_run_finish(st, r->id, "complete") < 0)
+	p.name = xstrdup("survey");
+	p.m = *m;
+	frag_to_phase_metrics(res, &p);
+	frag_freesp_to_phase_metrics(fsp, &p);
+	measure_derive(&p);
+	if (writer_phase(&w, wp, &p, NULL) < 0 ||
+	    writer_wlrun_finish(&w, wp, "complete") < 0)
 		goto out;
 	rc = 0;
 out:
-	if (rc && r->id)
-		store_run_finish(st, r->id, "failed");
-	run_rec_free(r);
-	store_close(st);
+	if (w.run && writer_finish(&w, rc ? "failed" : "complete") < 0)
+		rc = -1;
+	phase_rec_release(&p);
+	target_rec_release(&t);
+	wlrun_rec_release(&wr);
+	writer_close(&w);
 	return rc;
 }
 

@@ -232,7 +232,9 @@ int cmd_results(int argc, char **argv)
 	id = a.rm;
 	rm = id > 0;
 
-	if (store_open_existing(db, &st))
+	/* Listing only reads; --rm is the one write, on a file that
+	 * must already be there. */
+	if (rm ? store_open_existing_rw(db, &st) : store_open_existing(db, &st))
 		return EXIT_RUNTIME;
 	if (rm) {
 		if (store_delete_run(st, id))

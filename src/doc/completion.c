@@ -317,8 +317,9 @@ int doc_complete_words(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[2], "--db"))
 		db = argv[3];
 	path = db ? xstrdup(db) : store_default_path();
-	/* quiet: a missing store just has nothing to offer */
-	if (access(path, R_OK) < 0 || store_open(path, &st) < 0) {
+	/* Quiet: a missing store just has nothing to offer.  Read-only:
+	 * a TAB must not create, migrate or switch a file to WAL. */
+	if (access(path, R_OK) < 0 || store_open_existing(path, &st) < 0) {
 		free(path);
 		return EXIT_OK;
 	}

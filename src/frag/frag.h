@@ -170,6 +170,10 @@ int frag_parse_xfs_ag_freesp(const char *text, double **pct, size_t *n);
 /* mean/p50/p95/max of the group figures into fs (sorts pct). */
 void frag_freesp_groups(struct frag_freesp *fs, double *pct, size_t n);
 json_t *frag_freesp_json(const struct frag_freesp *fs);
+/* The free-space figures as metrics of one phase; none when not
+ * available. */
+void frag_freesp_to_phase_metrics(const struct frag_freesp *fs,
+				  struct phase_rec *p);
 
 /* The figures as metrics of one phase (unit and direction each). */
 void frag_to_phase_metrics(const struct frag_result *r, struct phase_rec *p);

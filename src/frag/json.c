@@ -30,6 +30,27 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+void frag_freesp_to_phase_metrics(const struct frag_freesp *fs,
+				  struct phase_rec *p)
+{
+	if (!fs->available)
+		return;
+	phase_rec_add_metric(p, "free_bytes", (double)fs->free_bytes, "B",
+			     BETTER_NONE);
+	phase_rec_add_metric(p, "free_extents", (double)fs->free_extents,
+			     "extents", BETTER_LOWER);
+	phase_rec_add_metric(p, "free_max_extent", (double)fs->max_extent,
+			     "B", BETTER_HIGHER);
+	if (!fs->groups)
+		return;
+	phase_rec_add_metric(p, "free_group_frag_mean", fs->grp_mean, "%",
+			     BETTER_LOWER);
+	phase_rec_add_metric(p, "free_group_frag_p95", fs->grp_p95, "%",
+			     BETTER_LOWER);
+	phase_rec_add_metric(p, "free_group_frag_max", fs->grp_max, "%",
+			     BETTER_LOWER);
+}
+
 void frag_to_phase_metrics(const struct frag_result *r, struct phase_rec *p)
 {
 	char lab[48], name[80];

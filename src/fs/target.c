@@ -364,6 +364,7 @@ static int setup_loop(struct target *t, const struct target_env *env)
 		free(mnt);
 		goto out;
 	}
+	t->mkfs_cmd = mkfs_command(t->fstype, t->spec.mkfs_args, t->device);
 	ret = mount_and_prepare(t, mnt);
 	/* age=PROFILE: the same aging as `fslab age`, before any workload. */
 	if (!ret && t->spec.age)
@@ -446,6 +447,8 @@ static int setup_aged(struct target *t, const struct target_env *env)
 	if (!t->spec.mount_opts && m.mount_opts)
 		t->spec.mount_opts = xstrdup(m.mount_opts);
 	t->mkfs_version = m.mkfs_version ? xstrdup(m.mkfs_version) : NULL;
+	/* The golden image's mkfs, with its recorded arguments. */
+	t->mkfs_cmd = mkfs_command(t->fstype, t->spec.mkfs_args, t->device);
 	t->size = m.size;
 	golden = golden_image_path(scratch, t->spec.path);
 	if ((ret = golden_verify(scratch, golden, &m)) < 0)
@@ -510,6 +513,8 @@ static int setup_dev(struct target *t, const struct target_env *env)
 	ret = mkfs_run(t->fstype, t->device, t->spec.mkfs_args,
 		       &t->mkfs_version);
 	if (ret == 0) {
+		t->mkfs_cmd = mkfs_command(t->fstype, t->spec.mkfs_args,
+					   t->device);
 		pick_names(scratch, env->tag, &img, &mnt);
 		free(img);
 		ret = mount_and_prepare(t, mnt);
@@ -665,6 +670,7 @@ int target_teardown(struct target *t)
 	free(t->fstype);
 	free(t->uuid);
 	free(t->mkfs_version);
+	free(t->mkfs_cmd);
 	free(t->eff_mount_opts);
 	memset(t, 0, sizeof(*t));
 	t->loop_fd = t->scratch_fd = t->mnt_fd = t->root_fd = -1;
@@ -784,6 +790,7 @@ void target_to_rec(const struct target *t, struct target_rec *rec)
 	rec->device = xstrdup_or_null(t->device);
 	rec->uuid = xstrdup_or_null(t->uuid);
 	rec->mkfs_version = xstrdup_or_null(t->mkfs_version);
+	rec->mkfs_cmd = xstrdup_or_null(t->mkfs_cmd);
 	rec->path = xstrdup_or_null(t->workdir);
 	rec->size = t->size;
 }

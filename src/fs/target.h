@@ -88,6 +88,7 @@ struct target {
 	char *fstype;      /* effective fstype */
 	char *uuid;
 	char *mkfs_version;
+	char *mkfs_cmd;    /* the mkfs command line as run (provenance) */
 	char *eff_mount_opts;
 	uint64_t size;
 	int loop_fd;       /* held open so LO_FLAGS_AUTOCLEAR keeps it bound */

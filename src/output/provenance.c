@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "fs/mkfs.h"
 #include "util/util.h"
 
 static const char *str_or(const char *s, const char *dflt)
@@ -33,9 +32,9 @@ char *provenance_date(char *buf, size_t len, int64_t t)
 
 char *provenance_mkfs_command(const struct target_rec *t)
 {
-	if (!t->fstype || (t->kind && !strcmp(t->kind, "dir")))
-		return NULL;
-	return mkfs_command(t->fstype, t->mkfs_opts, t->device);
+	/* As stored by the run that ran it: today's fslab may pass other
+	 * flags; an older run that did not record it shows none. */
+	return t->mkfs_cmd ? xstrdup(t->mkfs_cmd) : NULL;
 }
 
 bool provenance_first_target(const struct run_rec *r, size_t i)

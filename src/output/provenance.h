@@ -16,8 +16,9 @@
 
 /* The block of text lines (run/show header, report header). */
 void provenance_text(FILE *out, const struct run_rec *r);
-/* The mkfs command that made t, shell-quoted; NULL when fslab formatted
- * nothing (dir:).  Allocated. */
+/* The mkfs command that made t, shell-quoted, as its run stored it; NULL
+ * when fslab formatted nothing (dir:) or an older run did not record
+ * it.  Allocated. */
 char *provenance_mkfs_command(const struct target_rec *t);
 /* "2026-12-03 08:20:39 UTC" into buf; "-" for 0. */
 char *provenance_date(char *buf, size_t len, int64_t t);

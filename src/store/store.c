@@ -33,11 +33,12 @@
 /*
  * Schema versions: 1 the first; 2 adds trace_sample and trace_request
  * (the block-request sample of traced phases); 3 adds runs.target_order
- * and wlruns.pos (the counterbalanced order of the targets).  Older databases are
+ * and wlruns.pos (the counterbalanced order of the targets); 4 adds
+ * targets.mkfs_cmd (the mkfs command as run).  Older databases are
  * migrated forward in place by schema_init(), one step at a time, each
  * step only adding tables, so an old fslab's rows stay as they were.
  */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 #define STORE_BUSY_TIMEOUT_MS 30000
 /* Beyond the busy handler: SQLite skips it in a few WAL cases. */
 #define STORE_RETRY_NS (120ULL * 1000000000ULL)
@@ -121,10 +122,19 @@ static const char schema_v3[] =
 	"ALTER TABLE runs ADD COLUMN target_order TEXT;"
 	"ALTER TABLE wlruns ADD COLUMN pos INTEGER;";
 
+/*
+ * Version 4: the mkfs command line as it was run (with the flags fslab
+ * added), so provenance shows what was run, not what today's fslab
+ * would run; NULL in older runs and for dir: targets.
+ */
+static const char schema_v4[] =
+	"ALTER TABLE targets ADD COLUMN mkfs_cmd TEXT;";
+
 /* migrations[v] takes a version-v database to version v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = schema_v2,
 	[2] = schema_v3,
+	[3] = schema_v4,
 };
 
 enum stmt_id {
@@ -143,6 +153,7 @@ enum stmt_id {
 	S_REQUEST_INSERT,
 	S_RUN_SELECT,
 	S_TARGET_SELECT,
+	S_TARGET_SELECT_V3,
 	S_WLRUN_SELECT,
 	S_PHASE_SELECT,
 	S_METRIC_SELECT,
@@ -170,8 +181,8 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_TARGET_INSERT] =
 		"INSERT INTO targets (run_id, idx, rep, spec, name, kind,"
 		" fstype, mkfs_opts, mount_opts, eff_mount_opts, device, uuid,"
-		" mkfs_version, path, size)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		" mkfs_version, path, size, mkfs_cmd)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[S_WLRUN_INSERT] =
 		"INSERT INTO wlruns (run_id, target_id, workload, options,"
 		" rep, status, pos) VALUES (?, ?, ?, ?, ?, 'running', ?)",
@@ -206,7 +217,13 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_TARGET_SELECT] =
 		"SELECT id, idx, rep, spec, name, kind, fstype, mkfs_opts,"
 		" mount_opts, eff_mount_opts, device, uuid, mkfs_version,"
-		" path, size FROM targets WHERE run_id = ? ORDER BY id",
+		" path, size, mkfs_cmd FROM targets WHERE run_id = ?"
+		" ORDER BY id",
+	/* A version-3 file opened read-only is not migrated. */
+	[S_TARGET_SELECT_V3] =
+		"SELECT id, idx, rep, spec, name, kind, fstype, mkfs_opts,"
+		" mount_opts, eff_mount_opts, device, uuid, mkfs_version,"
+		" path, size, NULL FROM targets WHERE run_id = ? ORDER BY id",
 	[S_WLRUN_SELECT] =
 		"SELECT id, target_id, workload, options, rep, status, pos"
 		" FROM wlruns WHERE run_id = ? ORDER BY id",
@@ -236,6 +253,7 @@ static const char *const stmt_sql[NR_STMTS] = {
 struct store {
 	sqlite3 *db;
 	char *path;
+	int version;     /* of the file (read-only: as found) */
 	sqlite3_stmt *stmt[NR_STMTS];
 };
 
@@ -575,6 +593,7 @@ static int store_open_readonly(const char *path, struct store **out)
 		error("'%s' is not an fslab results database", path);
 		goto fail;
 	}
+	st->version = version;
 	*out = st;
 	return 0;
 fail_msg:
@@ -616,6 +635,7 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	if (schema_init(st))
 		goto fail;
+	st->version = STORE_SCHEMA_VERSION;
 	*out = st;
 	return 0;
 fail:
@@ -664,7 +684,8 @@ int store_run_begin(struct store *st, struct run_rec *r)
 
 /* UPDATE ... SET status = ? [, x = ?] WHERE id = ?, which must hit a row. */
 static int update_status(struct store *st, enum stmt_id id, int64_t row,
-			 const char *status, const char *what)
+			 const char *status, int64_t finished,
+			 const char *what)
 {
 	sqlite3_stmt *s = stmt_get(st, id);
 	int rc = 0, where = id == S_RUN_FINISH ? 3 : 2;
@@ -673,7 +694,7 @@ static int update_status(struct store *st, enum stmt_id id, int64_t row,
 		return -1;
 	rc |= bind_text(s, 1, status);
 	if (id == S_RUN_FINISH)
-		rc |= sqlite3_bind_int64(s, 2, (sqlite3_int64)time(NULL));
+		rc |= sqlite3_bind_int64(s, 2, (sqlite3_int64)finished);
 	rc |= sqlite3_bind_int64(s, where, row);
 	if (rc != SQLITE_OK)
 		return db_error(st, "bind a status update");
@@ -686,15 +707,17 @@ static int update_status(struct store *st, enum stmt_id id, int64_t row,
 	return 0;
 }
 
-int store_run_finish(struct store *st, int64_t run_id, const char *status)
+int store_run_finish(struct store *st, int64_t run_id, const char *status,
+		     int64_t finished)
 {
 	return update_status(st, S_RUN_FINISH, run_id, status,
+			     finished ? finished : (int64_t)time(NULL),
 			     "update the run");
 }
 
 int store_wlrun_finish(struct store *st, int64_t wlrun_id, const char *status)
 {
-	return update_status(st, S_WLRUN_FINISH, wlrun_id, status,
+	return update_status(st, S_WLRUN_FINISH, wlrun_id, status, 0,
 			     "update the workload run");
 }
 
@@ -720,6 +743,7 @@ int store_target_add(struct store *st, int64_t run_id, struct target_rec *t)
 	rc |= bind_text(s, 13, t->mkfs_version);
 	rc |= bind_text(s, 14, t->path);
 	rc |= bind_u64(s, 15, t->size);
+	rc |= bind_text(s, 16, t->mkfs_cmd);
 	if (rc != SQLITE_OK)
 		return db_error(st, "bind the target");
 	if (step_done(st, s, "insert the target"))
@@ -1074,7 +1098,8 @@ static int load_phases(struct store *st, struct wlrun_rec *w)
 
 static int load_targets(struct store *st, struct run_rec *r)
 {
-	sqlite3_stmt *s = stmt_get(st, S_TARGET_SELECT);
+	sqlite3_stmt *s = stmt_get(st, st->version >= 4 ? S_TARGET_SELECT
+							 : S_TARGET_SELECT_V3);
 	int rc;
 
 	if (!s)
@@ -1098,6 +1123,7 @@ static int load_targets(struct store *st, struct run_rec *r)
 		t->mkfs_version = col_text(s, 12);
 		t->path = col_text(s, 13);
 		t->size = col_u64(s, 14);
+		t->mkfs_cmd = col_text(s, 15);
 	}
 	sqlite3_reset(s);
 	return rc;
@@ -1345,7 +1371,7 @@ const char *store_path(const struct store *st)
 	return st->path;
 }
 
-int store_open_existing(const char *db, struct store **out)
+static int open_existing(const char *db, bool rw, struct store **out)
 {
 	char *path = db ? xstrdup(db) : store_default_path();
 	int rc;
@@ -1355,7 +1381,17 @@ int store_open_existing(const char *db, struct store **out)
 	if (access(path, F_OK) < 0)
 		rc = error("no results database at '%s'", path);
 	else
-		rc = store_open_readonly(path, out);
+		rc = rw ? store_open(path, out) : store_open_readonly(path, out);
 	free(path);
 	return rc;
+}
+
+int store_open_existing(const char *db, struct store **out)
+{
+	return open_existing(db, false, out);
+}
+
+int store_open_existing_rw(const char *db, struct store **out)
+{
+	return open_existing(db, true, out);
 }

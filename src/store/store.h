@@ -11,6 +11,10 @@
  * run keeps what it measured; a run row left "running" by a dead process
  * reads back as "incomplete".
  *
+ * Runs are written through store/writer.h, which calls the writing
+ * functions below in order; only it (and the store's own unit test)
+ * calls them.
+ *
  * All functions print their own error message (with the SQLite reason)
  * and return -1 on failure, 0 on success.
  */
@@ -40,14 +44,17 @@ void store_close(struct store *st);
  * file is left exactly as it was.
  */
 int store_open_existing(const char *db, struct store **out) MUST_CHECK;
+/* The same file, read-write (migrated, WAL): `results --rm`. */
+int store_open_existing_rw(const char *db, struct store **out) MUST_CHECK;
 /* The file st was opened from (owned by st). */
 const char *store_path(const struct store *st);
 
 /* Insert the run row from r (status "running"); sets r->id.  The row also
  * records the writing process's pid, so readers can tell a dead run. */
 int store_run_begin(struct store *st, struct run_rec *r) MUST_CHECK;
-/* Set status and finished time. */
-int store_run_finish(struct store *st, int64_t run_id, const char *status);
+/* Set status and finished time (unix s; 0: now). */
+int store_run_finish(struct store *st, int64_t run_id, const char *status,
+		     int64_t finished);
 /* Insert a target row for run_id; sets t->id. */
 int store_target_add(struct store *st, int64_t run_id, struct target_rec *t)
 	MUST_CHECK;

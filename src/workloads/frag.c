@@ -92,10 +92,7 @@ static int frag_run(struct wl_ctx *ctx, const void *vopts)
 		error("cannot survey '%s'", root);
 	} else {
 		frag_to_phase_metrics(&res, &tmp);
-		for (size_t i = 0; i < tmp.nr_metrics; i++)
-			phase_metric(ph, tmp.metrics[i].name,
-				     tmp.metrics[i].value, tmp.metrics[i].unit,
-				     tmp.metrics[i].better);
+		phase_metrics_copy(ph, &tmp);
 		phase_work(ph, res.bytes, res.files, res.files);
 		fprintf(ctx->progress, "frag: %s: %llu files, %llu "
 			"fragmented\n", root, (unsigned long long)res.files,

@@ -27,10 +27,16 @@ static void nap_ms(long ms)
 		;
 }
 
-/* A world of one rank whose phases record into a new wlrun of RUN. */
+static const char *const test_phases[] = { "create", NULL };
+static const struct workload test_wl = { .name = "test",
+					 .phases = test_phases };
+
+/* A world of one rank whose phases record into a new wlrun of RUN
+ * (in memory: no run writer). */
 static void ctx_init(struct wl_ctx *ctx, struct run_rec *run)
 {
 	memset(ctx, 0, sizeof(*ctx));
+	ctx->wl = &test_wl;
 	ctx->dir = ctx->shared_dir = "/nonexistent";
 	ctx->nranks = 1;
 	ctx->wlrun = run_rec_new_wlrun(run);

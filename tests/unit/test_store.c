@@ -81,6 +81,7 @@ static void fill_target(struct target_rec *t, int idx, const char *name)
 	t->device = xasprintf("/dev/loop%d", idx);
 	t->uuid = xasprintf("uuid-%d", idx);
 	t->mkfs_version = xstrdup("mke2fs 1.47.0");
+	t->mkfs_cmd = xstrdup("mkfs.ext4 -q -F /dev/loop0");
 	t->path = xasprintf("/mnt/fslab/%d", idx);
 	t->size = (uint64_t)1 << 30;
 }
@@ -192,7 +193,7 @@ static struct run_rec *write_run(struct store *st, const char *tag,
 	if (finish) {
 		free(r->status);
 		r->status = xstrdup("complete");
-		if (store_run_finish(st, r->id, r->status))
+		if (store_run_finish(st, r->id, r->status, 0))
 			goto fail;
 	}
 	return r;
@@ -225,6 +226,7 @@ static void check_target(const struct target_rec *a,
 	assert_str(a->device, b->device);
 	assert_str(a->uuid, b->uuid);
 	assert_str(a->mkfs_version, b->mkfs_version);
+	assert_str(a->mkfs_cmd, b->mkfs_cmd);
 	assert_str(a->path, b->path);
 	assert_true(a->size == b->size);
 }
@@ -482,6 +484,8 @@ static void test_old_schema_migrated(void **state)
 				      "ALTER TABLE runs DROP COLUMN"
 				      " target_order;"
 				      "ALTER TABLE wlruns DROP COLUMN pos;"
+				      "ALTER TABLE targets DROP COLUMN"
+				      " mkfs_cmd;"
 				      "PRAGMA user_version = 1", NULL, NULL,
 				      NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -501,7 +505,16 @@ static void test_old_schema_migrated(void **state)
 	store_close(st);
 
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sql_int(db, "PRAGMA user_version"), 3);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 4);
+	/* Version 4's mkfs command: not recorded in the old rows. */
+	{
+		char q[96];
+
+		snprintf(q, sizeof(q), "SELECT count(*) FROM targets WHERE"
+			 " mkfs_cmd IS NULL AND run_id = %lld",
+			 (long long)w->id);
+		assert_int_equal(sql_int(db, q), 2);
+	}
 	/* Version 3's order columns: NULL (unknown) in the old rows. */
 	{
 		char q[96];
@@ -698,6 +711,35 @@ static void test_default_path(void **state)
 	free(h);
 }
 
+/* A version-3 file opened read-only is read as it is, not migrated. */
+static void test_v3_read_only(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st;
+	struct run_rec *w, *r;
+	sqlite3 *db;
+
+	assert_int_equal(store_open(f->db, &st), 0);
+	w = write_run(st, "v3", 1700000000, 1, true);
+	store_close(st);
+	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "ALTER TABLE targets DROP COLUMN"
+				      " mkfs_cmd; PRAGMA user_version = 3",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open_existing(f->db, &st), 0);
+	assert_int_equal(store_load_run(st, w->id, &r), 0);
+	assert_int_equal(r->nr_targets, 2);
+	assert_null(r->targets[0].mkfs_cmd);
+	assert_string_equal(r->targets[0].spec, w->targets[0].spec);
+	run_rec_free(r);
+	store_close(st);
+	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 3);
+	sqlite3_close(db);
+	run_rec_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -714,6 +756,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dead_writer_incomplete,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_writers, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_v3_read_only, setup,
 						teardown),
 		cmocka_unit_test(test_default_path),
 	};
