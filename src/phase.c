@@ -3,8 +3,9 @@
  * phase.c - the phase API workloads report through (declared in
  * workload.h): measure a phase, collect its work, metrics and workers,
  * run the run's phase hooks around it, aggregate it over MPI ranks, and
- * hand it to the run writer (store/writer.h) when it ends.  Also the stonewall helpers and
- * the cache/sync steps between phases (wl_*).
+ * hand it to the run writer (store/writer.h) when it ends.  Also the
+ * stonewall helpers, the ranks' directories and the cache/sync steps
+ * between phases (wl_*).
  */
 #include "phase_internal.h"
 
@@ -403,6 +404,18 @@ uint64_t phase_stonewall_agree(struct wl_ctx *ctx, struct phase *ph,
 	phase_rec_add_metric(&ph->rec, "stonewall_max", (double)v[0], unit,
 			     BETTER_NONE);
 	return v[0];
+}
+
+char *rank_dir_name(const char *shared, int rank)
+{
+	return xasprintf("%s/rank-%05d", shared, rank);
+}
+
+char *wl_rank_dir(const struct wl_ctx *ctx, int rank)
+{
+	if (rank == ctx->rank)
+		return xstrdup(ctx->dir);
+	return rank_dir_name(ctx->shared_dir, rank);
 }
 
 int wl_sync(struct wl_ctx *ctx)

@@ -23,6 +23,10 @@ struct runner {
 	size_t nr_hooks;
 };
 
+/* Rank rank's directory under the shared workload directory (wl_rank_dir
+ * and the runner's rank_dir agree on it).  Allocated. */
+char *rank_dir_name(const char *shared, int rank);
+
 /*
  * All ranks learn whether any failed; rank 0 names the first one that
  * did.  True when all are fine.  Collective.

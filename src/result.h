@@ -97,7 +97,7 @@ struct wlrun_rec {
 	int rep;               /* repetition, from 0 */
 	char *status;          /* "running", "complete", "failed", "interrupted" */
 	int pos;               /* position of its target in the repetition's
-				* order, from 0; -1 unknown (see compare/order.h) */
+				* order, from 0; -1 unknown (see order.h) */
 	struct phase_rec *phases;
 	size_t nr_phases, alloc_phases;
 };

@@ -29,7 +29,7 @@
 #include <math.h>
 
 #include "fs/state.h"
-#include "compare/order.h"
+#include "order.h"
 #include "fs/wldir.h"
 #include "measure.h"
 #include "phase_internal.h"
@@ -219,18 +219,6 @@ static FILE *quiet_stream(void)
 	if (!null)
 		null = fopen("/dev/null", "w");
 	return null ? null : stderr;
-}
-
-static char *rank_dir_name(const char *shared, int rank)
-{
-	return xasprintf("%s/rank-%05d", shared, rank);
-}
-
-char *wl_rank_dir(const struct wl_ctx *ctx, int rank)
-{
-	if (rank == ctx->rank)
-		return xstrdup(ctx->dir);
-	return rank_dir_name(ctx->shared_dir, rank);
 }
 
 /*

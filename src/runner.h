@@ -32,7 +32,7 @@ struct run_config {
 	bool reuse;              /* one filesystem per target for all reps */
 	bool blocked;            /* A A A B B B instead of A B A B A B */
 	bool fixed_order;        /* A B A B every repetition instead of the
-				  * counterbalanced order (compare/order.h) */
+				  * counterbalanced order (order.h) */
 	size_t fresh_vs_aged;    /* >0: targets[i + n] is targets[i] aged */
 	const char *db;          /* NULL = store_default_path(); "" = no store */
 	const char *scratch;     /* image + mount point directory */

@@ -16,7 +16,7 @@
 #include "cmd.h"
 #include "compare/compare.h"
 #include "compare/load.h"
-#include "compare/order.h"
+#include "order.h"
 #include "compare/session.h"
 #include "output/csv.h"
 #include "output/json.h"

@@ -360,10 +360,14 @@ int cmd_run(int argc, char **argv)
 	if (tracing) {
 		const char *const **known = xcalloc(cfg.nr_wls + 1,
 						    sizeof(*known));
+		size_t nr_known = cfg.nr_wls;
 
 		for (size_t i = 0; i < cfg.nr_wls; i++)
 			known[i] = cfg.wls[i].wl->phases;
-		if (trace_check_phases(trace, known, cfg.nr_wls, err,
+		/* --verify adds its final pass to every workload run. */
+		if (cfg.verify)
+			known[nr_known++] = wl_core_phases;
+		if (trace_check_phases(trace, known, nr_known, err,
 				       sizeof(err)) < 0)
 			usage_die("%s", err);
 		free(known);

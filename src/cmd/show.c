@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "cmd.h"
-#include "compare/order.h"
+#include "order.h"
 #include "output/csv.h"
 #include "disk/diskphase.h"
 #include "output/json.h"

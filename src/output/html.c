@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/order.h"
+#include "order.h"
 #include "output/chart.h"
 #include "output/html.h"
 #include "output/html_internal.h"

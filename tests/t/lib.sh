@@ -184,6 +184,18 @@ METRICS="(select r.id as run, r.tag as tag, w.workload as workload,
 	m.better as better from metrics m join phases p on m.phase_id = p.id
 	join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id)"
 
+# Every phase with its workload run and run, as one table (columns run,
+# tag, pid, run_status, wlrun, workload, rep, phase_id, seq, phase, label,
+# status, error, bytes, files, ops, wall_ns), the phases join of $METRICS:
+#   sqlite3 "$DB" "select files from $PHASES where run = 3 and phase = 'create'"
+PHASES="(select r.id as run, r.tag as tag, r.pid as pid,
+	r.status as run_status, w.id as wlrun,
+	w.workload as workload, w.rep as rep, p.id as phase_id, p.seq as seq,
+	p.name as phase, p.label as label, p.status as status,
+	p.error as error, p.bytes as bytes, p.files as files, p.ops as ops,
+	p.wall_ns as wall_ns from phases p join wlruns w on p.wlrun_id = w.id
+	join runs r on w.run_id = r.id)"
+
 # _metric_where RUN PHASE NAME: the WHERE clause of the metric helpers.
 _metric_where() {
 	local run=$1 phase=$2 name=$3 label=

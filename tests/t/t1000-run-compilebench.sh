@@ -34,7 +34,7 @@ for fs in ext4 xfs btrfs; do
 	run=$(sqlite3 "$DB" "select id from runs where tag = 't1000-$fs'")
 	st=$(sqlite3 "$DB" "select status from runs where id = $run")
 	[ "$st" = complete ] && ok "$fs: run stored as complete" || not_ok "$fs: run stored as complete" "status '$st'"
-	nph=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name not like 'native-%' and p.name != 'summary'")
+	nph=$(sqlite3 "$DB" "select count(*) from $PHASES where run = $run and phase not like 'native-%' and phase != 'summary'")
 	[ "$nph" -eq 8 ] && ok "$fs: 8 op phases stored" || not_ok "$fs: 8 op phases stored" "got $nph"
 	tfs=$(sqlite3 "$DB" "select fstype || ' ' || (uuid is not null) || ' ' || (mkfs_version is not null) from targets where run_id = $run")
 	[ "$tfs" = "$fs 1 1" ] && ok "$fs: target row has fs, uuid, mkfs version" ||

@@ -33,7 +33,7 @@ script -qec "'$FSLAB' run -t ext4:size=1G -w '$wl' --db '$DB' --scratch '$SCRATC
 	"$SCRATCH/tty.log" >/dev/null 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok "run under a pty exits 0" || not_ok "run under a pty exits 0" "exit $rc" "$(tail -5 "$SCRATCH/tty.log")"
-nph=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 'tty'")
+nph=$(sqlite3 "$DB" "select count(*) from $PHASES where tag = 'tty'")
 for ph in create stat read unlink; do
 	grep -aqF $'\r\e[K[1/1 ext4 r1/1] metadata '"$ph" "$SCRATCH/tty.log" &&
 		ok "pty: status line for $ph, redrawn in place" ||
@@ -50,7 +50,7 @@ grep -aq 'building the target' "$SCRATCH/tty.log" && ok "pty: target building is
 run --tag pipe >"$SCRATCH/pipe.out" 2>"$SCRATCH/pipe.err"
 rc=$?
 [ $rc -eq 0 ] && ok "run without a terminal exits 0" || not_ok "run without a terminal exits 0" "exit $rc"
-nph=$(sqlite3 "$DB" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 'pipe'")
+nph=$(sqlite3 "$DB" "select count(*) from $PHASES where tag = 'pipe'")
 nl=$(grep -c '^fslab: \[1/1 ext4 r1/1\] metadata [a-z-]*: ok, ' "$SCRATCH/pipe.err")
 [ "$nl" -eq "$nph" ] && [ "$nph" -ge 4 ] && ok "no terminal: one line per phase ($nl)" ||
 	not_ok "no terminal: one line per phase" "$nl lines for $nph phases" "$(cat "$SCRATCH/pipe.err")"

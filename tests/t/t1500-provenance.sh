@@ -97,7 +97,7 @@ find "$SCRATCH" -path '*metadata*' -type f -delete
 kill -CONT $pid
 wait $pid
 rc=$?
-why=$(sqlite3 "$DB" "select error from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 'failed' and p.status = 'failed'")
+why=$(sqlite3 "$DB" "select error from $PHASES where tag = 'failed' and status = 'failed'")
 "$FSLAB" show failed --db "$DB" >"$SCRATCH/f.show" 2>&1
 [ $rc -eq 1 ] && [ -n "$why" ] && grep -qF "phase read FAILED: $why" "$SCRATCH/f.show" &&
 	ok "show prints the failed phase's stored reason" ||

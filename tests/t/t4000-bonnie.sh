@@ -55,7 +55,7 @@ fi
 run=$(sqlite3 "$DB" "select id from runs where tag = 't4000-ext4'")
 st=$(sqlite3 "$DB" "select status from runs where id = $run")
 [ "$st" = complete ] && ok "ext4: run stored as complete" || not_ok "ext4: run stored as complete" "status '$st'"
-stored=$(sqlite3 "$DB" "select p.name from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run order by p.seq" | tr '\n' ' ')
+stored=$(sqlite3 "$DB" "select phase from $PHASES where run = $run order by seq" | tr '\n' ' ')
 want=$(echo $phases)
 [ "$stored" = "$want " ] && ok "ext4: every bonnie test stored as a phase" ||
 	not_ok "ext4: every bonnie test stored as a phase" "got '$stored'" "want '$want '"

@@ -36,25 +36,25 @@ for fs in ext4 btrfs; do
 		st=$(q "select status from runs where id = $run")
 		[ "$st" = complete ] && ok "$tag: run stored as complete" ||
 			not_ok "$tag: run stored as complete" "status '$st'"
-		got=$(q "select group_concat(p.name || '=' || p.files, ' ') from phases p
-			join wlruns w on p.wlrun_id = w.id where w.run_id = $run
-			and p.name in ('create', 'stat', 'read', 'unlink') order by p.seq")
+		got=$(q "select group_concat(phase || '=' || files, ' ') from $PHASES
+			where run = $run
+			and phase in ('create', 'stat', 'read', 'unlink') order by seq")
 		want="create=$total stat=$total read=$total unlink=$total"
 		is "$tag: create/stat/read/unlink with $total files each" \
 			"$got" "$want"
-		dirs=$(q "select group_concat(p.name || '=' || p.files, ' ') from phases p
-			join wlruns w on p.wlrun_id = w.id where w.run_id = $run
-			and p.name in ('mkdir', 'rmdir') order by p.seq")
+		dirs=$(q "select group_concat(phase || '=' || files, ' ') from $PHASES
+			where run = $run
+			and phase in ('mkdir', 'rmdir') order by seq")
 		[ $mode = shared ] && nd=4 || nd=8
 		is "$tag: mkdir/rmdir of $nd directories" "$dirs" \
 			"mkdir=$nd rmdir=$nd"
 		# one row per thread per phase, and their files add up
-		wk=$(q "select count(distinct p.id) || ' ' || count(*) || ' ' ||
+		wk=$(q "select count(distinct p.phase_id) || ' ' || count(*) || ' ' ||
 			count(distinct k.worker) || ' ' || sum(k.files) ||
 			' ' || sum(k.end_ns >= k.start_ns and k.start_ns > 0)
-			from workers k join phases p on k.phase_id = p.id
-			join wlruns w on p.wlrun_id = w.id where w.run_id = $run
-			and p.name in ('create', 'stat', 'read', 'unlink')")
+			from workers k join $PHASES p on k.phase_id = p.phase_id
+			where p.run = $run
+			and p.phase in ('create', 'stat', 'read', 'unlink')")
 		is "$tag: a worker row per thread and phase" "$wk" \
 			"4 8 2 $((4 * total)) 8"
 		lat=$(q "select count(*) from $METRICS where run = $run
@@ -92,7 +92,7 @@ for wo in no yes; do
 	rc=$?
 	[ $rc -eq 0 ] && ok "$tag: run exits 0" || not_ok "$tag: run exits 0" "exit $rc" "$(tail -5 "$SCRATCH/$tag.out")"
 	run=$(q "select id from runs where tag = '$tag'")
-	ph() { q "select files from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = ${run:-0} and p.name = '$1'"; }
+	ph() { q "select files from $PHASES where run = ${run:-0} and phase = '$1'"; }
 	c=$(ph create) sw=$(metric "${run:-0}" create stonewall_files) mx=$(metric "${run:-0}" create stonewall_max)
 	sws=$(metric "${run:-0}" create stonewall_s)
 	sw=${sw%.*} mx=${mx%.*}

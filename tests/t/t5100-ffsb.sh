@@ -41,8 +41,8 @@ for fs in ext4 btrfs; do
 	run=$(q "select id from runs where tag = 't5100-$fs'")
 	st=$(q "select status from runs where id = $run")
 	[ "$st" = complete ] && ok "$fs: run stored as complete" || not_ok "$fs: run stored as complete" "status '$st'"
-	ph=$(q "select p.id from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'run'")
-	names=$(q "select group_concat(name, ' ') from (select p.name from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run order by p.seq)")
+	ph=$(q "select phase_id from $PHASES where run = $run and phase = 'run'")
+	names=$(q "select group_concat(phase, ' ') from (select phase from $PHASES where run = $run order by seq)")
 	[ "$names" = "setup run" ] && ok "$fs: phases setup and run" || not_ok "$fs: phases setup and run" "$names"
 	total=$(q "select cast(value as integer) from metrics where phase_id = $ph and name = 'transactions'")
 	sum=$(q "select cast(sum(value) as integer) from metrics where phase_id = $ph and name like '%.transactions'")
@@ -60,7 +60,7 @@ for fs in ext4 btrfs; do
 	[ "$lat" -ge 1 ] && ok "$fs: latency percentiles stored" || not_ok "$fs: latency percentiles stored"
 	seed=$(q "select cast(value as integer) from metrics where phase_id = $ph and name = 'seed'")
 	[ "$seed" = 7 ] && ok "$fs: seed stored" || not_ok "$fs: seed stored" "'$seed'"
-	files=$(q "select files from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'setup'")
+	files=$(q "select files from $PHASES where run = $run and phase = 'setup'")
 	[ "$files" = 300 ] && ok "$fs: setup created num_files files" || not_ok "$fs: setup created num_files files" "got '$files'"
 	"$FSLAB" show --db "$DB" "t5100-$fs" >"$SCRATCH/$fs.show" 2>&1
 	if diff <(sed -n '/^Total Results$/,/CPU Utilization$/p' "$SCRATCH/$fs.out") \

@@ -51,7 +51,7 @@ run_one() {
 	local fsr span dwall fwall
 	fsr=$(metric "$run" distribute files/s)
 	span=$(metric "$run" distribute span_s)
-	dwall=$(sqlite3 "$DB" "select p.wall_ns / 1e9 from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'distribute'")
+	dwall=$(sqlite3 "$DB" "select wall_ns / 1e9 from $PHASES where run = $run and phase = 'distribute'")
 	awk -v f="$fsr" -v d="$del" -v s="$span" -v w="$dwall" 'BEGIN {
 		r = d / s; exit !(s > 0 && s <= w && f > 0 &&
 				  (f - r) / r < 0.01 && (r - f) / r < 0.01) }' &&

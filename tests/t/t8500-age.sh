@@ -82,7 +82,7 @@ PY
 	python3 -c 'import sys; sys.exit(not float(sys.argv[1]) <= 0.01)' "$d" &&
 		ok "$fs: size distribution converged (distance $d)" ||
 		not_ok "$fs: size distribution converged (distance $d)"
-	st=$(sqlite3 "$DB" "select r.status || ' ' || group_concat(p.name, ',') from runs r join wlruns w on w.run_id = r.id join phases p on p.wlrun_id = w.id where r.tag = 'age-$fs' and w.workload = 'age' group by r.id")
+	st=$(sqlite3 "$DB" "select run_status || ' ' || group_concat(phase, ',') from $PHASES where tag = 'age-$fs' and workload = 'age' group by run")
 	[[ $st == "complete fill,age"*",survey" ]] &&
 		ok "$fs: stored as wlrun age: fill, age, survey" ||
 		not_ok "$fs: stored as wlrun age: fill, age, survey" "got '$st'"
@@ -133,7 +133,7 @@ check "op mix with surveys, saved as golden" \
 	"$FSLAB" age --target ext4:size=1G --scratch "$SCRATCH" --fullness 0.6 \
 	--data fallocate --ops create=4,delete=3,append=2,truncate=1,overwrite=1,rename=1 \
 	--survey-every 10000 --save g1 --db "$DB" --tag mix -q
-n=$(sqlite3 "$DB" "select count(*) from runs r join wlruns w on w.run_id = r.id join phases p on p.wlrun_id = w.id where r.tag = 'mix' and p.name = 'survey'")
+n=$(sqlite3 "$DB" "select count(*) from $PHASES where tag = 'mix' and phase = 'survey'")
 [ "${n:-0}" -ge 2 ] && ok "surveys stored as phases ($n)" || not_ok "surveys stored as phases" "got '$n'"
 [ -f "$SCRATCH/golden/g1.img" ] && grep -q '^fstype=ext4$' "$SCRATCH/golden/g1.meta" &&
 	grep -q '^checksum=fnv1a64w:' "$SCRATCH/golden/g1.meta" &&

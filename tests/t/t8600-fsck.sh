@@ -50,7 +50,7 @@ if command -v debugfs >/dev/null; then
 		--db "$DB" --tag broken 2>&1); rc=$?
 	[ $rc -ne 0 ] && [[ $out == *"*** fsck found errors ***"* ]] &&
 		ok "damage is a loud finding" || not_ok "damage is a loud finding" "$out"
-	st=$(sqlite3 "$DB" "select p.status from runs r join wlruns w on w.run_id = r.id join phases p on p.wlrun_id = w.id where r.tag = 'broken' and p.name = 'fsck'")
+	st=$(sqlite3 "$DB" "select status from $PHASES where tag = 'broken' and phase = 'fsck'")
 	[ "$st" = failed ] && ok "damage: phase failed" || not_ok "damage: phase failed" "got '$st'"
 fi
 

@@ -61,7 +61,7 @@ if pause_wait "$SCRATCH/a.err" $apid stat; then
 	kill -CONT $apid
 	wait $apid
 	rc=$?
-	files=$(sqlite3 "$DB" "select p.files from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.pid = $apid and p.name = 'stat'")
+	files=$(sqlite3 "$DB" "select files from $PHASES where pid = $apid and phase = 'stat'")
 	[ $rc -eq 0 ] && [ "$files" = 300 ] && ok "the first run still finds all its files" ||
 		not_ok "the first run still finds all its files" "exit $rc, stat files '$files'" "$(tail -5 "$SCRATCH/a.err")"
 else

@@ -97,7 +97,7 @@ for ((i = 0; i < KILLS; i++)); do
 		[ -n "$ph" ] || continue
 		grep -q -- ",$ph," <<<"$csv" ||
 			{ bad_show+=("$i ($stage): phase '$ph' missing"); break; }
-	done < <(sqlite3 "$DB" "select distinct p.name from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $id and p.status = 'ok'")
+	done < <(sqlite3 "$DB" "select distinct phase from $PHASES where run = $id and status = 'ok'")
 done
 summary=
 for s in startup setup phases teardown after-finish after-exit; do

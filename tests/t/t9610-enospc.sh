@@ -67,7 +67,7 @@ if have_cbdata; then
 	[ $rc -eq 1 ] && [[ $err == *"failed in phase '"*"No space left on device"* ]] &&
 		ok "compilebench full: exit 1, names phase and ENOSPC" ||
 		not_ok "compilebench full: exit 1, names phase and ENOSPC" "exit $rc" "$err"
-	row=$(sqlite3 "$DB" "select bytes > 0 and files > 0 from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = 'cbfull' and p.status = 'failed'")
+	row=$(sqlite3 "$DB" "select bytes > 0 and files > 0 from $PHASES where tag = 'cbfull' and status = 'failed'")
 	[ "$row" = 1 ] && ok "compilebench full: failed phase has the work done" ||
 		not_ok "compilebench full: failed phase has the work done" "got '$row'"
 	nothing_left_under "$SCRATCH" && ok "compilebench full: nothing left mounted" ||

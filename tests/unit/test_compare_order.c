@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "compare/order.h"
+#include "order.h"
 
 #define MAXN 8
 

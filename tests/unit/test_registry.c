@@ -2,7 +2,8 @@
 /*
  * test_registry.c - the workload table keeps its promises: sorted and
  * unique names, every callback a workload needs, help for every option,
- * defaults that parse, and canonical option strings that read back.
+ * defaults that parse, canonical option strings that read back, and
+ * key metrics of phases the workload declares.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,6 +42,46 @@ static void test_table(void **state)
 		}
 	}
 	assert_null(wl_find("no-such-workload"));
+}
+
+/*
+ * Every key metric "phase/metric" names one of the workload's declared
+ * .phases (phase_begin() accepts no other), never a core phase: those
+ * are checks, not benchmark figures.  Phase names are unique.
+ */
+static void test_key_metric_phases(void **state)
+{
+	(void)state;
+	assert_string_equal(wl_core_phases[0], "verify-data");
+	for (size_t i = 0; workloads[i]; i++) {
+		const struct workload *wl = workloads[i];
+
+		for (const char *const *p = wl->phases; *p; p++) {
+			assert_false(strchr(*p, '/'));
+			for (const char *const *q = p + 1; *q; q++)
+				assert_true(strcmp(*p, *q) != 0);
+			for (const char *const *c = wl_core_phases; *c; c++)
+				assert_true(strcmp(*p, *c) != 0);
+		}
+		for (const char *const *k = wl->key_metrics; k && *k; k++) {
+			const char *slash = strchr(*k, '/');
+			char *phase;
+			bool declared = false;
+
+			if (!slash)
+				fail_msg("%s: key metric '%s' is not "
+					 "phase/metric", wl->name, *k);
+			phase = strndup(*k, (size_t)(slash - *k));
+			for (const char *const *p = wl->phases; *p; p++)
+				declared |= !strcmp(*p, phase);
+			if (!declared)
+				fail_msg("%s: key metric '%s' names phase "
+					 "'%s', not in its .phases", wl->name,
+					 *k, phase);
+			assert_true(wl_phase_declared(wl, phase));
+			free(phase);
+		}
+	}
 }
 
 static void test_defaults_roundtrip(void **state)
@@ -138,6 +179,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_key_metric_phases),
 		cmocka_unit_test(test_defaults_roundtrip),
 		cmocka_unit_test(test_workload_spec),
 		cmocka_unit_test(test_flags),

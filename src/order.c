@@ -4,7 +4,7 @@
  * Latin square over the repetitions, its symbols relabelled by a
  * permutation drawn from the seed with splitmix64 + Fisher-Yates.
  */
-#include "compare/order.h"
+#include "order.h"
 
 #include <stdlib.h>
 #include <string.h>
