@@ -127,7 +127,8 @@ void measure_diff(const struct measure_snap *b, const struct measure_snap *e,
 	}
 }
 
-uint64_t measure_min_ns(void)
+/* Smallest wall time we trust a rate over (clock resolution, rounded up). */
+static uint64_t measure_min_ns(void)
 {
 	static uint64_t min;
 	struct timespec res;

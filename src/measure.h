@@ -35,9 +35,6 @@ int measure_parse_blkstat(const char *text, uint64_t *rd_ios,
 			  uint64_t *rd_sectors, uint64_t *wr_ios,
 			  uint64_t *wr_sectors);
 
-/* Smallest wall time we trust a rate over (clock resolution, rounded up). */
-uint64_t measure_min_ns(void);
-
 /*
  * Add the derived figures every phase gets: wall_s, user_s, sys_s,
  * sys_cpu_pct, and when work was reported MiB/s (2^20), files/s, ops/s

@@ -74,7 +74,7 @@ int par_same_node_peers(long long k)
 	return par_same_node_peers_of(node_of, par_size(), k);
 }
 
-int par_cross_node_shift(void)
+static int par_cross_node_shift(void)
 {
 	hosts_alone();
 	return par_cross_node_shift_of(node_of, par_size());

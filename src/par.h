@@ -90,7 +90,6 @@ int par_node_of(int rank);
  * one node).
  */
 int par_same_node_peers(long long k);
-int par_cross_node_shift(void);
 /* The same for a given placement: node[r] is rank r's node.  Pure. */
 int par_same_node_peers_of(const int *node, int n, long long k);
 int par_cross_node_shift_of(const int *node, int n);

@@ -292,11 +292,6 @@ void progress_stop(void)
 	P.started = P.stopping = P.live = false;
 }
 
-bool progress_live(void)
-{
-	return P.live;
-}
-
 FILE *progress_stream(void)
 {
 	return P.stream ? P.stream : stderr;
@@ -395,15 +390,6 @@ void progress_phase_end(const struct phase_rec *rec)
 			fprintf(stderr, ", %.0f files/s", fps->value);
 		fputc('\n', stderr);
 	}
-	pthread_mutex_unlock(&P.lock);
-}
-
-void progress_clear(void)
-{
-	if (!P.live)
-		return;
-	pthread_mutex_lock(&P.lock);
-	clear_locked();
 	pthread_mutex_unlock(&P.lock);
 }
 

@@ -34,8 +34,6 @@ enum progress_mode {
 /* Start (idempotent); the run loop calls it, and progress_stop() at end. */
 void progress_start(enum progress_mode mode);
 void progress_stop(void);
-/* True when a status line is being redrawn (a terminal). */
-bool progress_live(void);
 
 /* Where the run is: target k (from 1) of n named name, repetition rep
  * (from 0) of reps (0: unknown, --until-cov). */
@@ -52,10 +50,6 @@ void progress_phase_end(const struct phase_rec *rec);
 /* What workloads print their notes to (ctx->progress): clears the
  * status line first on a terminal, discards with --quiet, else stderr. */
 FILE *progress_stream(void);
-
-/* Take the status line off the terminal before printing something else
- * there; the next tick draws it again. */
-void progress_clear(void);
 
 /* Pure helpers, unit-tested: "1m05s", "3.2 s"; an ETA in seconds or -1. */
 char *progress_fmt_secs(char *buf, size_t len, double secs);

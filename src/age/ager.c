@@ -540,8 +540,10 @@ bool ager_filling(const struct ager *a)
 	return a->filling || a->ops < a->fill_ops;
 }
 
-uint64_t ager_counts(const struct ager *a, enum age_dim dim,
-		     uint64_t *counts)
+/* Live count per bucket of one dimension into counts (AGE_MAX_BUCKETS);
+ * returns the number of live files. */
+static uint64_t ager_counts(const struct ager *a, enum age_dim dim,
+			    uint64_t *counts)
 {
 	memset(counts, 0, AGE_MAX_BUCKETS * sizeof(*counts));
 	if (dim == AGE_DIM_AGE) {
@@ -615,8 +617,14 @@ out:
 	return rc;
 }
 
-int ager_age_dir(const char *dir, const char *profile, double fullness,
-		 uint64_t seed, bool data)
+/*
+ * The one function here that does I/O: age dir to fullness with the
+ * profile and seed (the default create/delete loop, real data when
+ * data is true), for target specs with age=PROFILE.  One summary line
+ * on stderr.  0 or -1 (message printed).
+ */
+static int ager_age_dir(const char *dir, const char *profile, double fullness,
+			uint64_t seed, bool data)
 {
 	struct ager_params p = { 0 };
 	struct age_profile prof;

@@ -57,23 +57,11 @@ int ager_next(struct ager *a, struct age_op *op);
 void ager_status(const struct ager *a, struct ager_status *s);
 /* True until the last op of the fill was emitted. */
 bool ager_filling(const struct ager *a);
-/* Live count per bucket of one dimension into counts (AGE_MAX_BUCKETS);
- * returns the number of live files. */
-uint64_t ager_counts(const struct ager *a, enum age_dim dim,
-		     uint64_t *counts);
 
 /* "create=4,delete=3" into weights.  0 or -1 with err. */
 int ager_parse_ops(const char *s, unsigned *weights, char *err,
 		   size_t errlen);
 
-/*
- * The one function here that does I/O: age dir to fullness with the
- * profile and seed (the default create/delete loop, real data when
- * data is true), for target specs with age=PROFILE.  One summary line
- * on stderr.  0 or -1 (message printed).
- */
-int ager_age_dir(const char *dir, const char *profile, double fullness,
-		 uint64_t seed, bool data);
 /* ager_age_dir() with the defaults of `fslab age` (util/defaults.h):
  * what a target's age=PROFILE does (a target_age_fn). */
 int ager_age_default(const char *dir, const char *profile);

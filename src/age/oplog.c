@@ -336,7 +336,8 @@ long strmap_add(struct age_strmap *m, const char *key, uint64_t val)
 	return (long)m->nr - 1;
 }
 
-int strmap_del(struct age_strmap *m, const char *key)
+/* Unlink key from the map (the entry stays, key freed).  0 or -1. */
+static int strmap_del(struct age_strmap *m, const char *key)
 {
 	long *pp;
 
@@ -357,7 +358,8 @@ int strmap_del(struct age_strmap *m, const char *key)
 	return -1;
 }
 
-int strmap_rekey(struct age_strmap *m, const char *key, const char *nkey)
+/* Rename key to nkey (absent), keeping the entry's index.  0 or -1. */
+static int strmap_rekey(struct age_strmap *m, const char *key, const char *nkey)
 {
 	long *pp;
 

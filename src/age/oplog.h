@@ -80,10 +80,6 @@ struct age_strmap {
 long strmap_find(const struct age_strmap *m, const char *key);
 /* Insert key (must be absent); returns its index. */
 long strmap_add(struct age_strmap *m, const char *key, uint64_t val);
-/* Unlink key from the map (the entry stays, key freed).  0 or -1. */
-int strmap_del(struct age_strmap *m, const char *key);
-/* Rename key to nkey (absent), keeping the entry's index.  0 or -1. */
-int strmap_rekey(struct age_strmap *m, const char *key, const char *nkey);
 void strmap_release(struct age_strmap *m);
 
 #endif

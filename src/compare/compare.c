@@ -64,7 +64,8 @@ const char *compare_verdict_name(enum cmp_verdict v)
 	return "too few samples";
 }
 
-bool compare_default_metric(const char *metric)
+/* The metric/phase names that `compare --long` shows by default. */
+static bool compare_default_metric(const char *metric)
 {
 	return !strcmp(metric, "MiB/s") || !strcmp(metric, "files/s") ||
 	       !strcmp(metric, "wall_s");

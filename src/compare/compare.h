@@ -172,8 +172,6 @@ const char *compare_mean_name(const struct cmp_row *row);
 const char *compare_verdict_name(enum cmp_verdict v);
 const char *compare_adjust_name(enum cmp_adjust a);
 
-/* The metric/phase names that `compare --long` shows by default. */
-bool compare_default_metric(const char *metric);
 /* A block-trace figure shown among the key metrics of a traced phase. */
 bool compare_traced_metric(const char *metric);
 

@@ -10,7 +10,8 @@
 #include "disk/diskphase.h"
 #include "util/util.h"
 
-bool disk_phase_traced(const struct phase_rec *rec)
+/* Was the phase traced (it has trace.* figures or a request sample)? */
+static bool disk_phase_traced(const struct phase_rec *rec)
 {
 	return rec->nr_rqs || phase_rec_metric(rec, "trace.requests");
 }

@@ -24,9 +24,6 @@ double disk_model_sample(const struct disk_profile *p,
 			 const struct rq_sample *rqs, size_t nr,
 			 uint64_t total, struct disk_result *res);
 
-/* Was the phase traced (it has trace.* figures or a request sample)? */
-bool disk_phase_traced(const struct phase_rec *rec);
-
 /*
  * Model rec's request sample on p and (re)place its disk.* metrics:
  * disk.time_s, disk.seek_s, disk.rotation_s, disk.transfer_s,

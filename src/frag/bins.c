@@ -262,8 +262,9 @@ static int worst_cmp(const struct frag_worst *a, const struct frag_worst *b)
 	return 0;
 }
 
-bool frag_result_wants_worst(const struct frag_result *r, uint64_t runs,
-			     uint64_t extents, uint64_t size)
+/* True when a file with these counts would enter the worst list. */
+static bool frag_result_wants_worst(const struct frag_result *r, uint64_t runs,
+				    uint64_t extents, uint64_t size)
 {
 	struct frag_worst w = { NULL, runs, extents, size };
 

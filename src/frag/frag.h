@@ -115,9 +115,6 @@ void frag_result_release(struct frag_result *r);
  * list, so it comes from a callback that builds it on demand. */
 void frag_result_add(struct frag_result *r, const struct frag_file *f,
 		     uint64_t size, char *(*path)(void *), void *arg);
-/* True when a file with these counts would enter the worst list. */
-bool frag_result_wants_worst(const struct frag_result *r, uint64_t runs,
-			     uint64_t extents, uint64_t size);
 void frag_result_merge(struct frag_result *dst, struct frag_result *src);
 /* Sort the worst list, worst first (done by frag_survey). */
 void frag_result_finish(struct frag_result *r);

@@ -17,7 +17,8 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-void frag_fmt_bytes(char *buf, size_t len, uint64_t bytes)
+/* "7GB": the largest unit that keeps the figure at least 1, rounded. */
+static void frag_fmt_bytes(char *buf, size_t len, uint64_t bytes)
 {
 	static const char *const units[] = { "B", "KB", "MB", "GB", "TB",
 					     "PB" };

@@ -22,7 +22,5 @@ void frag_print_freesp(FILE *out, const char *path,
  */
 void frag_print_stored(FILE *out, const struct phase_rec *p,
 		       const struct frag_bins *b);
-/* "7GB": the largest unit that keeps the figure at least 1, rounded. */
-void frag_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 
 #endif

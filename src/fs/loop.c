@@ -84,17 +84,6 @@ static void check_dio(const char *dev)
 	free(path);
 }
 
-int loop_attach(const char *image, int *fdp, char **devp)
-{
-	int ffd = open(image, O_RDWR | O_NOFOLLOW | O_CLOEXEC), ret;
-
-	if (ffd < 0)
-		return error_errno("cannot open '%s'", image);
-	ret = loop_attach_fd(ffd, image, fdp, devp);
-	close(ffd);
-	return ret;
-}
-
 int loop_attach_fd(int ffd, const char *image, int *fdp, char **devp)
 {
 	static bool warned_dio;
@@ -170,7 +159,8 @@ fail:
 	return -1;
 }
 
-int loop_clear(const char *dev, const char *image)
+/* Detach dev if, and only if, it is still bound to image.  0 or -1. */
+static int loop_clear(const char *dev, const char *image)
 {
 	char *backing = loop_backing(dev);
 	int fd, ret = 0;

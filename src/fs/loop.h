@@ -11,15 +11,12 @@
 #include <stddef.h>
 
 /*
- * Attach image to a free loop device.  On success *fd is the open device
- * (keep it open: with autoclear, the last close detaches) and *dev is
+ * Attach the open image (ffd, O_RDWR) to a free loop device, so the
+ * device is bound to the very file fslab created, whatever its name
+ * leads to by now; image is its name for messages and the loop's file
+ * name.  ffd stays open.  On success *fd is the open device (keep it
+ * open: with autoclear, the last close detaches) and *dev is
  * "/dev/loopN" (caller frees).  0 or -1 (message printed).
- */
-int loop_attach(const char *image, int *fd, char **dev);
-/*
- * The same from the open image (ffd, O_RDWR), so the device is bound to
- * the very file fslab created, whatever its name leads to by now; image
- * is its name for messages and the loop's file name.  ffd stays open.
  */
 int loop_attach_fd(int ffd, const char *image, int *fd, char **dev);
 /* The device and inode of dev's backing file (LOOP_GET_STATUS64).  0/-1. */
@@ -41,7 +38,5 @@ int loop_detach(int fd, const char *dev, const char *image);
  * argv_free).  Never NULL.
  */
 char **loop_find_by_backing(const char *path);
-/* Detach dev if, and only if, it is still bound to image.  0 or -1. */
-int loop_clear(const char *dev, const char *image);
 
 #endif

@@ -48,7 +48,8 @@ static const struct mkfs_tool *find_tool(const char *fstype)
 	return NULL;
 }
 
-const char *mkfs_package(const char *fstype)
+/* The Debian package that ships mkfs.<fstype>, or NULL if unknown. */
+static const char *mkfs_package(const char *fstype)
 {
 	const struct mkfs_tool *t = find_tool(fstype);
 

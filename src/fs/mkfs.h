@@ -31,7 +31,5 @@ char *mkfs_command(const char *fstype, const char *extra, const char *device);
  */
 int mkfs_run(const char *fstype, const char *device, const char *extra,
 	     char **version);
-/* The Debian package that ships mkfs.<fstype>, or NULL if unknown. */
-const char *mkfs_package(const char *fstype);
 
 #endif

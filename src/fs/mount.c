@@ -35,8 +35,9 @@ static struct libmnt_table *mountinfo(void)
 	return tb;
 }
 
-int mount_fs(const char *source, const char *target, const char *fstype,
-	     const char *options)
+/* Mount source on target (options may be NULL).  0 or -1 (printed). */
+static int mount_fs(const char *source, const char *target, const char *fstype,
+		    const char *options)
 {
 	struct libmnt_context *cxt = mnt_new_context();
 	char *opts;

@@ -9,9 +9,6 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* Mount source on target (options may be NULL).  0 or -1 (printed). */
-int mount_fs(const char *source, const char *target, const char *fstype,
-	     const char *options);
 /*
  * Mount source on the directory open as dirfd (target is its name, for
  * messages), with nosuid,nodev always: through fsopen/fsmount/move_mount,

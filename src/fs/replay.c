@@ -39,13 +39,6 @@ void state_register_undo(const struct undo_handler *h)
 	handlers[nr_handlers++] = h;
 }
 
-void state_unregister_all(void)
-{
-	free(handlers);
-	handlers = NULL;
-	nr_handlers = alloc_handlers = 0;
-}
-
 static const struct undo_handler *find_handler(const char *kind)
 {
 	size_t i;

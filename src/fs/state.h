@@ -98,8 +98,6 @@ struct undo_handler {
 
 /* Register (or replace) the handler of h->kind; h must stay valid. */
 void state_register_undo(const struct undo_handler *h);
-/* Forget every handler (tests and fuzzing). */
-void state_unregister_all(void);
 
 /* The ident recorded in j for an open kind entry whose ident is dev:ino. */
 bool state_journal_has_ident(const struct undo_journal *j, const char *kind,

@@ -163,7 +163,8 @@ static int empty_at(int fd, const char *path, dev_t dev, int depth)
 	return ret;
 }
 
-int wldir_empty(int fd, const char *path)
+/* Remove everything beneath the directory fd (not fd itself).  0 or -1. */
+static int wldir_empty(int fd, const char *path)
 {
 	struct stat st;
 

@@ -34,7 +34,4 @@ unsigned long long wldir_nonce(void);
  */
 int wldir_remove(const char *path, int fd, bool journal);
 
-/* Remove everything beneath the directory fd (not fd itself).  0 or -1. */
-int wldir_empty(int fd, const char *path);
-
 #endif

@@ -72,7 +72,9 @@ static void push(double **arr, size_t *n, size_t *alloc, double v)
 	(*arr)[(*n)++] = v;
 }
 
-void summary_trace_figures(FILE *out, const char *indent, const double *v)
+/* The same from values in that order, NAN where missing. */
+static void summary_trace_figures(FILE *out, const char *indent,
+				  const double *v)
 {
 	bool any = false;
 

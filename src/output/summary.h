@@ -20,7 +20,5 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath);
  */
 void summary_phase_trace(FILE *out, const char *indent,
 			 const struct phase_rec *p);
-/* The same from values in that order, NAN where missing. */
-void summary_trace_figures(FILE *out, const char *indent, const double *v);
 
 #endif

@@ -78,12 +78,4 @@ int trace_teardown(void);
 /* Register the undo handlers of the two journal entries below (state.h). */
 void trace_register_undo(void);
 
-/*
- * The "tracefs-instance" journal entry's replay (fs/replay.c): remove it if
- * it exists.  1 when it acted (or would), 0 when nothing was left, -1.
- */
-int trace_cleanup_instance(const char *name, int dry_run);
-/* The "tracefs-mount" entry: unmount unless in use.  1, 0 or -1 (same). */
-int trace_cleanup_mount(const char *dir, int dry_run);
-
 #endif

@@ -518,7 +518,11 @@ int trace_teardown(void)
 
 /* ---- cleanup of a dead process's leftovers (called by fs/replay.c) ---- */
 
-int trace_cleanup_instance(const char *name, int dry_run)
+/*
+ * The "tracefs-instance" journal entry's replay (fs/replay.c): remove it if
+ * it exists.  1 when it acted (or would), 0 when nothing was left, -1.
+ */
+static int trace_cleanup_instance(const char *name, int dry_run)
 {
 	char *path;
 	int rc = 0;
@@ -545,7 +549,8 @@ int trace_cleanup_instance(const char *name, int dry_run)
 	return rc;
 }
 
-int trace_cleanup_mount(const char *dir, int dry_run)
+/* The "tracefs-mount" entry: unmount unless in use.  1, 0 or -1 (same). */
+static int trace_cleanup_mount(const char *dir, int dry_run)
 {
 	struct stat st;
 

@@ -65,9 +65,6 @@ struct bon_files {
 /* "N[:max[:min[:dirs[:chunk]]]]".  0 or -1 with err. */
 int bon_parse_files(const char *s, struct bon_files *f, char *err,
 		    size_t errlen);
-/* RAM for the size rule: "auto" is sysram.  0 or -1 with err. */
-int bon_parse_ram(const char *s, uint64_t sysram, uint64_t *ram, char *err,
-		  size_t errlen);
 /* bonnie++'s default size: max(300 MiB, 2 x ram), rounded to 1 MiB. */
 uint64_t bon_default_size(uint64_t ram);
 /* Cross-check the options against a machine with sysram bytes. */

@@ -44,8 +44,9 @@ uint64_t bon_default_size(uint64_t ram)
 	return s < 300 * MIB ? 300 * MIB : s;
 }
 
-int bon_parse_ram(const char *s, uint64_t sysram, uint64_t *ram, char *err,
-		  size_t errlen)
+/* RAM for the size rule: "auto" is sysram.  0 or -1 with err. */
+static int bon_parse_ram(const char *s, uint64_t sysram, uint64_t *ram,
+			 char *err, size_t errlen)
 {
 	if (!s || !*s || !strcmp(s, "auto")) {
 		*ram = sysram;

@@ -33,7 +33,8 @@ static const char *const op_names[CB_NR_OPS] = {
 	"patch", "compile", "clean", "delete", "create", "read", "stat",
 };
 
-const char *cb_op_name(enum cb_op op)
+/* "patch", "compile", ... as in the dry-run output. */
+static const char *cb_op_name(enum cb_op op)
 {
 	return op < CB_NR_OPS ? op_names[op] : "?";
 }

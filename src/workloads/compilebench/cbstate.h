@@ -134,8 +134,6 @@ enum cb_event cb_state_next(struct cb_state *st, struct cb_action *a);
  */
 bool cb_state_plan(struct cb_state *st, enum cb_op op, struct cb_action *a);
 
-/* "patch", "compile", ... as in the dry-run output. */
-const char *cb_op_name(enum cb_op op);
 /* The phase name of an action: "read-compiled", "initial-create" ... */
 const char *cb_phase_name(const struct cb_action *a);
 /* Run the whole plan, printing "<op> <tree>" per succeeded op. */

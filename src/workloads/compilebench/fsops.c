@@ -51,8 +51,8 @@ static void mkdirs_at(int dfd, char *path)
  * TREE/PATH (bench_fd is ctx->dir), as the final verify-data pass sees
  * it.
  */
-uint64_t cb_vid(const char *tree, const char *path, char *rel,
-		size_t len)
+static uint64_t cb_vid(const char *tree, const char *path, char *rel,
+		       size_t len)
 {
 	snprintf(rel, len, "%s/%s", tree, path);
 	return verify_file_id(rel);
@@ -89,8 +89,8 @@ static int read_all(struct cb_run *r, int fd, uint64_t *total,
 	}
 }
 
-int cb_open_tree(struct cb_run *r, struct op_work *w, const char *tree,
-		 bool create)
+static int cb_open_tree(struct cb_run *r, struct op_work *w, const char *tree,
+			bool create)
 {
 	int fd;
 

@@ -41,7 +41,6 @@ struct kind_info {
 	bool seconds;       /* averages times, not rates */
 };
 
-
 struct kind_stats {
 	int runs;
 	double sum;          /* per-op MB/s, or seconds */
@@ -116,10 +115,6 @@ void cb_report_compare(FILE *out, const struct cmp_group *groups,
 /* fsops.c: one action's file operations */
 int cb_op_error(struct cb_run *r, struct op_work *w, const char *what,
 		const char *tree, const char *path);
-uint64_t cb_vid(const char *tree, const char *path, char *rel,
-		size_t len);
-int cb_open_tree(struct cb_run *r, struct op_work *w, const char *tree,
-		 bool create);
 int cb_write_set(struct cb_run *r, struct op_work *w, const char *tree,
 		 const struct treemodel *m, bool unlink_first,
 		 bool readfirst);

@@ -281,7 +281,7 @@ static uint64_t tv_ns(const struct timeval *tv)
 }
 
 /* Expected share of op among all calls: FFSB's "% Op Weight". */
-double ffsb_weight_pct(const struct ffsb_profile *p, enum ffsb_op op)
+static double ffsb_weight_pct(const struct ffsb_profile *p, enum ffsb_op op)
 {
 	double threads = 0, share = 0;
 

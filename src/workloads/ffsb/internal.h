@@ -83,7 +83,6 @@ uint64_t ffsb_file_vid(const struct fset *s, const char *name);
 void *ffsb_worker_main(void *arg);
 
 /* ffsb.c */
-double ffsb_weight_pct(const struct ffsb_profile *p, enum ffsb_op op);
 void ffsb_metric_name(char *buf, size_t len, enum ffsb_op op,
 			const char *what);
 

@@ -188,7 +188,8 @@ uint64_t md_name_num(const char *name, enum md_names names)
 	return num;
 }
 
-int md_check(const void *vopts, char *err, size_t errlen)
+/* Cross-field option rules: 0, or -1 with the reason in err. */
+static int md_check(const void *vopts, char *err, size_t errlen)
 {
 	const struct md_opts *o = vopts;
 

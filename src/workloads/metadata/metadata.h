@@ -56,7 +56,5 @@ void md_visit_order(uint32_t *order, size_t count, size_t files,
 /* The file number in a name made by md_name(), or UINT64_MAX if it is
  * not such a name. */
 uint64_t md_name_num(const char *name, enum md_names names);
-/* Cross-field option rules: 0, or -1 with the reason in err. */
-int md_check(const void *opts, char *err, size_t errlen);
 
 #endif

@@ -109,16 +109,12 @@ static inline double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
-extern const char *const tree_phase_names[];
-
 /* unpack.c */
 int tree_unpack_model(struct unpack *u, const struct treemodel *m);
 int tree_unpack_tarball(struct unpack *u, const char *mem, size_t len,
 			uint64_t *lib_ns, uint64_t *lib_cpu_ns);
 void tree_fill_text(char *buf, size_t len);
 
-/* walk.c */
-void tree_file_list_clear(struct file_list *l);
 void tree_file_list_release(struct file_list *l);
 int tree_read_batch(struct tree_run *r, struct read_state *rs,
 		    const struct file_list *files);

@@ -62,7 +62,7 @@ static const struct opt tree_opt_table[] = {
 	OPT_END,
 };
 
-const char *const tree_phase_names[] = {
+static const char *const tree_phase_names[] = {
 	"unpack", "sync", "verify",
 	"cold-read-readdir", "hot-read-readdir", "stat-readdir",
 	"cold-read-inode", "hot-read-inode", "stat-inode",

@@ -86,7 +86,8 @@ static int list_dir(struct tree_run *r, int dfd, const char *path,
 	return 0;
 }
 
-void tree_file_list_clear(struct file_list *l)
+/* walk.c */
+static void tree_file_list_clear(struct file_list *l)
 {
 	for (size_t i = 0; i < l->nr; i++)
 		free(l->v[i].path);
