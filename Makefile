@@ -65,6 +65,12 @@ LIBS += $(shell pkg-config --libs ompi-c)
 endif
 endif
 
+# TEST_HOOKS=1 compiles in the FSLAB_TEST_HOOK_* shell hooks the safety
+# tests use (fs/target.c); only make check's test build has them.
+ifeq ($(TEST_HOOKS),1)
+FSLAB_CFLAGS += -DFSLAB_TEST_HOOKS
+endif
+
 ifdef SANITIZE
 FSLAB_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -122,8 +128,11 @@ check:
 	@scripts/install-deps.sh --test
 	$(MAKE) WERROR=1 all
 	$(MAKE) WERROR=1 unit
-	$(MAKE) WERROR=1 BUILD=build/asan SANITIZE=address,undefined all unit
+	$(MAKE) WERROR=1 BUILD=build/asan SANITIZE=address,undefined \
+		TEST_HOOKS=1 all unit
 	scripts/check-includes.sh
+	scripts/check-externs.sh build
+	scripts/check-paths.sh
 	FSLAB=$(CURDIR)/build/asan/fslab prove -v -e bash tests/t/t[0-9]*.sh
 
 run: deps all

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * frag.c - `fslab frag PATH...`: the fragmentation and layout survey of
- * whole trees (src/frag/frag.c) as a command: the getdents-mail table,
+ * whole trees (src/frag/, frag.h) as a command: the getdents-mail table,
  * JSON, a per-file list that lines up with filefrag, and the figures as
  * a stored run (one dir: target, one workload-run "frag", one phase
  * "survey") so they sit next to benchmark results.

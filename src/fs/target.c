@@ -225,7 +225,13 @@ static int attach_loop(struct target *t, int ifd)
 	return 0;
 }
 
-/* Test hook: FSLAB_TEST_HOOK_<POINT>=cmd runs cmd there (tests only). */
+/*
+ * Test hook: FSLAB_TEST_HOOK_<POINT>=cmd runs cmd there, so the safety
+ * tests can swap a file at the worst moment (t9510).  Compiled only into
+ * test builds (make check: -DFSLAB_TEST_HOOKS): an installed fslab runs
+ * as root and must not run a shell command named by its environment.
+ */
+#ifdef FSLAB_TEST_HOOKS
 static void test_hook(const char *point, const char *path)
 {
 	char *var = xasprintf("FSLAB_TEST_HOOK_%s", point);
@@ -239,6 +245,13 @@ static void test_hook(const char *point, const char *path)
 		run_cmd(argv, NULL, false);
 	}
 }
+#else
+static void test_hook(const char *point, const char *path)
+{
+	(void)point;
+	(void)path;
+}
+#endif
 
 static int make_mountpoint(struct target *t, char *mnt)
 {

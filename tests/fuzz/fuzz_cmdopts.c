@@ -3,7 +3,7 @@
  * fuzz_cmdopts.c - libFuzzer target for the small option-value parsers
  * of the commands: `fslab age --ops create=4,delete=3` (ager_parse_ops,
  * src/age/ager.c) and `fslab frag --bins 0,4k,1M` (frag_bins_parse,
- * src/frag/frag.c).  The first byte picks the parser, the rest is the
+ * src/frag/bins.c).  The first byte picks the parser, the rest is the
  * value.
  *
  * A rejected value must get a non-empty one-line reason; accepted bins

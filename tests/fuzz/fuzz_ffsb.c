@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_ffsb.c - libFuzzer target for FFSB profiles
- * (ffsb_profile_parse, src/model/ffsb_profile.c), both the 5.x and the
- * 6.0 syntax.
+ * (ffsb_profile_parse, src/workloads/ffsb/profile.c), both the 5.x and
+ * the 6.0 syntax.
  *
  * A rejected profile must come back with a reason naming "fuzz:" (the
  * file, and the line where there is one); an accepted one is validated

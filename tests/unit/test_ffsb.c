@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_ffsb.c - FFSB profiles (src/model/ffsb_profile.c): both section
+ * test_ffsb.c - FFSB profiles (src/workloads/ffsb/profile.c): both section
  * syntaxes and the size suffixes parse; every class of bad profile is
  * refused with its file:line; FFSB's transaction counting; the seeded
  * op and size draws repeat; the workload's check() on a profile file.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_metadata.c - the pure parts of the metadata workload
- * (src/workloads/metadata.c): names (seq vs random, reproducible per
+ * (src/workloads/metadata/): names (seq vs random, reproducible per
  * seed, unique), spreading files over directories, the seeded visiting
  * order, and option checks that refuse bad values.
  */
