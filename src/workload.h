@@ -13,8 +13,10 @@
  *	if (phase_end(ctx, ph, &res) < 0) goto out;
  *
  * The core measures time, CPU and device I/O around the phase, derives
- * rates, runs the phase hooks (tracing), and commits the phase to the
- * store in one transaction, so an interrupted run keeps what it measured.
+ * rates, runs the phase hooks (tracing), and hands the phase to the run
+ * writer (store/writer.h), which commits it to the store in one
+ * transaction, so an interrupted run keeps what it measured.  Every
+ * phase name is one of the workload's .phases (or a core phase).
  * A workload never prints results itself: `report` renders the classic
  * text from a wlrun_rec, the same whether it was just measured or loaded
  * back from the store by `fslab show`.
