@@ -720,7 +720,7 @@ out:
 	 * no empty "failed" row behind (pre-flight catches most refusals
 	 * earlier; a dev: target's safety checks come only here). */
 	if (exit_code == EXIT_USAGE && !rn.w.run->nr_wlruns)
-		(void)!writer_discard(&rn.w);
+		(void)!writer_discard(&rn.w, status);
 	else
 		writer_finish(&rn.w, status);
 	if (par_rank() == 0 && cfg->json &&

@@ -95,8 +95,12 @@ int writer_finish(struct run_writer *w, const char *status)
 	return w->run->id || !w->st ? put_finish(w->st, w->run) : 0;
 }
 
-int writer_discard(struct run_writer *w)
+int writer_discard(struct run_writer *w, const char *status)
 {
+	free(w->run->status);
+	w->run->status = xstrdup(status);
+	if (!w->run->finished)
+		w->run->finished = (int64_t)(realtime_ns() / 1000000000ULL);
 	return w->st && w->run->id ? store_delete_run(w->st, w->run->id) : 0;
 }
 

@@ -64,8 +64,9 @@ int writer_phase(struct run_writer *w, struct wlrun_rec *wr,
 /* Set the run's status and finished time (now, unless set) and store
  * them. */
 int writer_finish(struct run_writer *w, const char *status);
-/* Delete the stored run: it was refused before it measured anything. */
-int writer_discard(struct run_writer *w);
+/* End the run with status in memory but delete its stored row: it was
+ * refused before it measured anything. */
+int writer_discard(struct run_writer *w, const char *status);
 /* Close the store and free the run. */
 void writer_close(struct run_writer *w);
 

@@ -215,7 +215,9 @@ static void test_discard(void **state)
 								NULL, 0)),
 			 0);
 	id = w.run->id;
-	assert_int_equal(writer_discard(&w), 0);
+	assert_int_equal(writer_discard(&w, "failed"), 0);
+	assert_string_equal(w.run->status, "failed");
+	assert_true(w.run->finished > 0);
 	writer_close(&w);
 	assert_int_equal(store_open_existing(f->db, &st), 0);
 	assert_int_equal(store_load_run(st, id, &back), -1);
