@@ -143,7 +143,7 @@ check:
 	$(MAKE) WERROR=1 unit
 	$(MAKE) WERROR=1 BUILD=build/asan SANITIZE=address,undefined all unit
 	scripts/check-includes.sh
-	FSLAB=$(CURDIR)/build/asan/fslab prove -v -e bash tests/t/t[0-9]*.sh
+	FSLAB="$(CURDIR)/build/asan/fslab" prove -v -e bash tests/t/t[0-9]*.sh
 
 run: deps all
 	./fslab run
