@@ -163,6 +163,10 @@ up() {
 	done
 	[ -e /dev/fuse ] || die "needs /dev/fuse"
 	[ -e "$C/hosts" ] && die "$C already holds a cluster (cluster.sh down $C)"
+	# Every host mounts its own /tmp and /run over the machine's.
+	case $C/ in
+	/tmp/* | /run/*) die "$C: a host would not see it (its /tmp and /run are its own); use a directory elsewhere, e.g. under /var/tmp" ;;
+	esac
 	# What a previous cluster left here (its logs, its gluster state)
 	# must not leak into this one.
 	[ -z "$(leftovers)" ] || die "$C: a previous cluster is still alive"

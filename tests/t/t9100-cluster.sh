@@ -26,6 +26,13 @@ C=$SCRATCH/cluster
 M=$C/mnt
 mkdir "$C"
 gl_before=$(pgrep -r R,S,D,T,t,I '^gluster' | sort)
+# A cluster directory under /tmp would be hidden from its own hosts.
+mkdir "$T/c"
+out=$("$CL" up "$T/c" 2>&1)
+rc=$?
+[ $rc -eq 1 ] && [[ $out == *"a host would not see it"* ]] && [ -z "$(ls -A "$T/c")" ] &&
+	ok "a cluster directory under /tmp is refused before anything is made" ||
+	not_ok "a cluster directory under /tmp is refused" "exit $rc: $out" "$(ls -A "$T/c")"
 # Registered before it exists: a half-built cluster goes too.
 cleanup_add "'$CL' down '$C'"
 if ! timeout 240 "$CL" up "$C" >"$SCRATCH/up.out" 2>&1; then
