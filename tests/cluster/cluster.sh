@@ -170,7 +170,7 @@ up() {
 	# What a previous cluster left here (its logs, its gluster state)
 	# must not leak into this one.
 	[ -z "$(leftovers)" ] || die "$C: a previous cluster is still alive"
-	rm -rf "$C"/c[0-9]* "$C/switch" "$C/bin"
+	rm -rf "${C:?}"/c[0-9]* "${C:?}/switch" "${C:?}/bin"
 	mkdir -p "$C/mnt" "$C/bin"
 	put "$HERE/rsh-agent.sh" >/dev/null || die "cannot copy rsh-agent.sh to $C/bin"
 	: >"$C/hosts"
