@@ -7,6 +7,7 @@
 #                     and the integration tests (root + loop devices)
 #   make unit         unit tests only (plain build)
 #   make asan         sanitized build in build/asan
+#   make no-mpi       build/no-mpi/fslab: the same without MPI
 #   make deps         install the Debian packages fslab needs (root)
 #   make check-includes  fail on a cycle in the module include graph
 #   make clean
@@ -60,8 +61,10 @@ VERSION_H = $(BUILD)/gen/fslab-version.h
 # MPI=0 builds without it even when it is installed.
 ifneq ($(MPI),0)
 ifeq ($(shell pkg-config --exists ompi-c && echo yes),yes)
-FSLAB_CFLAGS += -DHAVE_MPI $(shell pkg-config --cflags ompi-c)
-LIBS += $(shell pkg-config --libs ompi-c)
+MPI_CFLAGS := -DHAVE_MPI $(shell pkg-config --cflags ompi-c)
+MPI_LIBS := $(shell pkg-config --libs ompi-c)
+FSLAB_CFLAGS += $(MPI_CFLAGS)
+LIBS += $(MPI_LIBS)
 endif
 endif
 
@@ -115,6 +118,22 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 		-DFSLAB_TEST_DATA_DIR='"$(CURDIR)/tests/data"' \
 		-o $@ $< $(LIBOBJS) $(LIBS) $(shell pkg-config --libs cmocka)
 
+# `make no-mpi`: $(BUILD)/no-mpi/fslab, this build as it would be without
+# MPI (tests/t/t9010).  Only the sources that test HAVE_MPI differ, so
+# only they are compiled again; every other object is shared.
+MPI_SRCS := $(shell grep -l HAVE_MPI $(SRCS))
+NOMPI_OBJS := $(filter-out $(MPI_SRCS:%.c=$(BUILD)/%.o),$(OBJS)) \
+	$(MPI_SRCS:%.c=$(BUILD)/no-mpi/%.o)
+
+no-mpi: $(BUILD)/no-mpi/fslab
+
+$(BUILD)/no-mpi/fslab: $(NOMPI_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(filter-out $(MPI_LIBS),$(LIBS))
+
+$(BUILD)/no-mpi/%.o: %.c | $(VERSION_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out $(MPI_CFLAGS),$(FSLAB_CFLAGS)) $(CFLAGS) -c -o $@ $<
+
 deps:
 	@scripts/install-deps.sh
 
@@ -133,7 +152,7 @@ check:
 	scripts/check-includes.sh
 	scripts/check-externs.sh build
 	scripts/check-paths.sh
-	FSLAB=$(CURDIR)/build/asan/fslab prove -v -e bash tests/t/t[0-9]*.sh
+	FSLAB="$(CURDIR)/build/asan/fslab" prove -v -e bash tests/t/t[0-9]*.sh
 
 run: deps all
 	./fslab run
@@ -235,5 +254,5 @@ dist:
 
 .PHONY: man completion install uninstall dist
 
-.PHONY: all deps unit asan check run clean fslab
--include $(OBJS:.o=.d)
+.PHONY: all deps unit asan check run clean fslab no-mpi
+-include $(OBJS:.o=.d) $(MPI_SRCS:%.c=$(BUILD)/no-mpi/%.d)

@@ -28,6 +28,9 @@ trap '"$cl" down "$work/cluster" >/dev/null 2>&1; rm -rf "$work"' EXIT
 export FSLAB_STATE_DIR=$work/state
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 "$cl" up "$work/cluster"
+# The hosts see fslab through the cluster's directory: a checkout under
+# /tmp is hidden from them.
+fslab=$("$cl" put "$work/cluster" "$fslab")
 mnt=$work/cluster/mnt
 db=$work/r.db
 

@@ -5,6 +5,7 @@
  */
 #include "par.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,43 @@ void par_reorder_note(FILE *out, const char *prefix, long long k)
 	else
 		fprintf(out, "no shift gives every rank another host's files "
 			"with this placement\n");
+}
+
+/* A launcher variable as a count: -1 when unset or not a number. */
+static long launcher_var(char *(*get)(const char *), const char *name)
+{
+	const char *v = get(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return -1;
+	n = strtol(v, &end, 10);
+	return *end || n < 0 ? -1 : n;
+}
+
+int par_launcher_size(char *(*get)(const char *))
+{
+	/* The sizes Open MPI (orted/prterun) and MPICH's Hydra (PMI) set. */
+	static const char *const size_vars[] = {
+		"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE",
+	};
+	/* PMIx alone (srun --mpi=pmix, prterun) names only the rank. */
+	static const char *const rank_vars[] = {
+		"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+	};
+	long best = 0, n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(size_vars); i++)
+		if ((n = launcher_var(get, size_vars[i])) > best)
+			best = n;
+	for (size_t i = 0; i < ARRAY_SIZE(rank_vars); i++) {
+		n = launcher_var(get, rank_vars[i]);
+		/* rank N means at least N + 1 ranks; rank 0 at least one */
+		if (n >= 0 && n + 1 > best)
+			best = n + 1;
+	}
+	return best > INT_MAX ? INT_MAX : (int)best;
 }
 
 #ifdef HAVE_MPI
@@ -294,11 +332,27 @@ bool par_built(void)
 
 void par_init(int *argc, char ***argv)
 {
+	int n = par_launcher_size(getenv);
+
 	(void)argc;
 	(void)argv;
-	if (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK"))
+	/*
+	 * Each rank would run the whole job alone and store it: N runs
+	 * that each look like the job's result.  Refuse before any work.
+	 */
+	if (n > 1) {
+		error("started by mpirun as one of %d ranks, but this fslab "
+		      "was built without MPI (fslab --version: mpi: no), so "
+		      "every rank would run the whole job alone: install "
+		      "Open MPI's development package (apt-get install "
+		      "libopenmpi-dev) and rebuild fslab (make clean && make), "
+		      "or run it without mpirun", n);
+		exit(EXIT_USAGE);
+	}
+	if (n == 1 && !getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") &&
+	    !getenv("PMIX_SIZE"))
 		warning("started by mpirun, but this fslab was built without "
-			"MPI: every rank runs alone");
+			"MPI: if there are other ranks, each runs alone");
 }
 
 void par_finalize(void)

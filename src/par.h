@@ -25,8 +25,17 @@
 
 /* True when fslab was built with MPI. */
 bool par_built(void);
+/*
+ * The number of ranks a launcher (mpirun, mpiexec, srun) says this
+ * process is one of, from its environment (get is getenv): 0 when none
+ * started it.  A launcher that names only the rank gives rank + 1, a
+ * lower bound.  Pure given get; both builds have it.
+ */
+int par_launcher_size(char *(*get)(const char *));
 /* Initialise MPI when started by mpirun (else nothing).  Never fails:
- * on an MPI error it prints and exits. */
+ * on an MPI error it prints and exits.  Built without MPI and started as
+ * one of several ranks, it exits with EXIT_USAGE, naming the package to
+ * install, before any work. */
 void par_init(int *argc, char ***argv);
 void par_finalize(void);
 /* True under mpirun (even with one rank). */

@@ -6,6 +6,7 @@
 #   cluster.sh up DIR [HOSTS]     build it (3 hosts unless told), state in DIR
 #   cluster.sh down DIR           tear down everything DIR records (idempotent)
 #   cluster.sh exec DIR HOST CMD  run CMD on HOST (its net, mount, UTS namespaces)
+#   cluster.sh put DIR FILE       copy a program to DIR/bin, print its path there
 #   cluster.sh mpirun DIR ARGS    mpirun on the first host, ranks over all hosts
 #   cluster.sh ranks DIR          "HOST PID STATE" of the fslab ranks on the hosts
 #   cluster.sh kill-ranks DIR HOST [SIG]   signal the fslab ranks on HOST (KILL)
@@ -31,9 +32,17 @@
 # with the FUSE client at the same path, $DIR/mnt, in its own mount
 # namespace: the machine's namespace sees an empty directory.
 #
-# Open MPI starts ranks from DIR/hostfile through tests/cluster/rsh-agent.sh
+# Open MPI starts ranks from DIR/hostfile through rsh-agent.sh
 # (plm_rsh_agent), which enters a host's namespaces in place of ssh;
 # ranks talk TCP over the veths (btl tcp,self; oob and btl on eth0).
+#
+# The hosts see the machine's files except /tmp and /run, which are
+# their own: a checkout under /tmp (where CI systems clone) is not there.
+# So everything a host runs from the checkout is copied to DIR/bin, which
+# every host sees at the same path: up puts rsh-agent.sh there, and
+# `cluster.sh put` the program under test (the ranks, frag on a host).
+# A copy also keeps a checkout path with a space out of mpirun's
+# plm_rsh_agent, which splits at spaces.
 #
 # Teardown kills every process found in a host's namespaces (the gluster
 # daemons, FUSE clients, orteds and ranks: by pid, found through
@@ -154,11 +163,16 @@ up() {
 	done
 	[ -e /dev/fuse ] || die "needs /dev/fuse"
 	[ -e "$C/hosts" ] && die "$C already holds a cluster (cluster.sh down $C)"
+	# Every host mounts its own /tmp and /run over the machine's.
+	case $C/ in
+	/tmp/* | /run/*) die "$C: a host would not see it (its /tmp and /run are its own); use a directory elsewhere, e.g. under /var/tmp" ;;
+	esac
 	# What a previous cluster left here (its logs, its gluster state)
 	# must not leak into this one.
 	[ -z "$(leftovers)" ] || die "$C: a previous cluster is still alive"
-	rm -rf "$C"/c[0-9]* "$C/switch"
-	mkdir -p "$C/mnt"
+	rm -rf "${C:?}"/c[0-9]* "${C:?}/switch" "${C:?}/bin"
+	mkdir -p "$C/mnt" "$C/bin"
+	put "$HERE/rsh-agent.sh" >/dev/null || die "cannot copy rsh-agent.sh to $C/bin"
 	: >"$C/hosts"
 	: >"$C/hostfile"
 	new_holder switch "--net"
@@ -316,6 +330,18 @@ ranks() {
 	done
 }
 
+# Copy the program $1 into $C/bin (same name), print the path there.
+put() {
+	local f=$1 dst
+	[ -f "$f" ] && [ -x "$f" ] || die "put: $f is not an executable file"
+	mkdir -p "$C/bin" || die "put: cannot make $C/bin"
+	dst=$C/bin/${f##*/}
+	# Through a temporary name: a rank may still be running the old copy.
+	cp "$f" "$dst.new.$$" && chmod 755 "$dst.new.$$" && mv -f "$dst.new.$$" "$dst" ||
+		{ rm -f "$dst.new.$$"; die "put: cannot copy $f to $C/bin"; }
+	echo "$dst"
+}
+
 kill_ranks() {
 	local h=$1 sig=${2:-KILL} p pids=
 	for p in $(ns_pids "$h"); do
@@ -328,8 +354,12 @@ kill_ranks() {
 }
 
 cmd=${1:-}
-[ $# -ge 2 ] || die "usage: cluster.sh up|down|exec|mpirun|kill-ranks|leftovers DIR ..."
+[ $# -ge 2 ] || die "usage: cluster.sh up|down|exec|put|mpirun|ranks|kill-ranks|leftovers DIR ..."
 C=$(cd "$2" 2>/dev/null && pwd) || die "no directory $2"
+# Brick paths, the bricks list and mpirun's options are split at blanks.
+case $C in
+*[[:space:]]*) die "$C: the cluster's directory must not contain blanks" ;;
+esac
 shift 2
 case $cmd in
 up)
@@ -338,15 +368,17 @@ up)
 	;;
 down) down ;;
 exec)
+	[ $# -ge 2 ] || die "usage: cluster.sh exec DIR HOST CMD..."
 	h=$1
 	shift
 	exec_on "$h" "$@"
 	;;
 mpirun)
 	# mpirun runs on the first host (its orteds reach it over eth0).
+	[ -x "$C/bin/rsh-agent.sh" ] || die "no $C/bin/rsh-agent.sh (cluster.sh up $C)"
 	exec_on c1 env FSLAB_CLUSTER="$C" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 		mpirun --hostfile "$C/hostfile" \
-		--mca plm_rsh_agent "$HERE/rsh-agent.sh" \
+		--mca plm_rsh_agent "$C/bin/rsh-agent.sh" \
 		--mca plm_rsh_no_tree_spawn 1 \
 		--mca pml ob1 --mca btl tcp,self \
 		--mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 \
@@ -354,7 +386,14 @@ mpirun)
 			[ -n "${!v:-}" ] && echo "-x $v"; done) \
 		"$@"
 	;;
-kill-ranks) kill_ranks "$@" ;;
+kill-ranks)
+	[ $# -ge 1 ] || die "usage: cluster.sh kill-ranks DIR HOST [SIG]"
+	kill_ranks "$@"
+	;;
+put)
+	[ $# -eq 1 ] || die "usage: cluster.sh put DIR FILE"
+	put "$1"
+	;;
 ranks) ranks ;;
 leftovers) leftovers ;;
 *) die "unknown command $cmd" ;;

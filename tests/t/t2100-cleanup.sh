@@ -87,7 +87,7 @@ live=$!
 cleanup_add "kill $live"
 stat=$(cat /proc/$live/stat)
 set -- ${stat##*) }
-start=${20}   # field 22 of /proc/pid/stat; fields restart at 3 after ')'
+start=${20:-}   # field 22 of /proc/pid/stat; fields restart at 3 after ')'
 mkdir -p "$FSLAB_STATE_DIR"
 touch "$SCRATCH/dummy.img"
 # fslab trusts only journals as it writes them: 0600, in a marked scratch.

@@ -5,7 +5,10 @@
 # through FUSE (tests/cluster/cluster.sh): per-host rows and cache drops,
 # shared=1 and reorder=1 across hosts, bonnie reading another host's file
 # with --verify, stonewall across hosts, frag without FIEMAP, a host
-# whose ranks die, and a teardown that leaves nothing behind.
+# whose ranks die, and a teardown that leaves nothing behind.  The hosts
+# reach fslab and the helper scripts through the cluster's own directory
+# only: cluster.sh runs here from a copy under /tmp, which they do not
+# see, as they would not see a checkout there.
 . "$(dirname "$0")/lib.sh"
 need_loop
 for c in mpirun sqlite3 unshare nsenter ip glusterd gluster mount.glusterfs mkfs.xfs; do
@@ -15,11 +18,21 @@ done
 "$FSLAB" --version | grep -q 'mpi: yes' || _need "an fslab built with MPI (libopenmpi-dev)"
 scratch_dir
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-CL=$TOP/tests/cluster/cluster.sh
+T=$(mktemp -d /tmp/fslab-t9100.XXXXXX)
+cleanup_add "rm -rf '$T'"
+cp "$TOP"/tests/cluster/*.sh "$T/"
+CL=$T/cluster.sh
 C=$SCRATCH/cluster
 M=$C/mnt
 mkdir "$C"
 gl_before=$(pgrep -r R,S,D,T,t,I '^gluster' | sort)
+# A cluster directory under /tmp would be hidden from its own hosts.
+mkdir "$T/c"
+out=$("$CL" up "$T/c" 2>&1)
+rc=$?
+[ $rc -eq 1 ] && [[ $out == *"a host would not see it"* ]] && [ -z "$(ls -A "$T/c")" ] &&
+	ok "a cluster directory under /tmp is refused before anything is made" ||
+	not_ok "a cluster directory under /tmp is refused" "exit $rc: $out" "$(ls -A "$T/c")"
 # Registered before it exists: a half-built cluster goes too.
 cleanup_add "'$CL' down '$C'"
 if ! timeout 240 "$CL" up "$C" >"$SCRATCH/up.out" 2>&1; then
@@ -28,6 +41,23 @@ if ! timeout 240 "$CL" up "$C" >"$SCRATCH/up.out" 2>&1; then
 	exit 1
 fi
 ok "cluster up: $(tail -1 "$SCRATCH/up.out")"
+if ! FSLAB=$("$CL" put "$C" "$FSLAB" 2>&1); then
+	not_ok "fslab copied to the cluster's bin" "$FSLAB"
+	finish
+	exit 1
+fi
+ok "fslab copied to the cluster's bin"
+"$CL" exec "$C" c1 test -e "$CL"
+rc=$?
+[ $rc -eq 1 ] && ok "the hosts do not see cluster.sh's own directory (like a checkout under /tmp)" ||
+	not_ok "the hosts do not see cluster.sh's own directory" "test -e $CL on c1: exit $rc"
+bad=
+for h in c1 c2 c3; do
+	"$CL" exec "$C" "$h" test -x "$C/bin/rsh-agent.sh" &&
+		"$CL" exec "$C" "$h" "$FSLAB" --version >/dev/null 2>&1 || bad="$bad $h"
+done
+[ -z "$bad" ] && ok "every host reaches rsh-agent.sh and fslab through $C/bin" ||
+	not_ok "every host reaches rsh-agent.sh and fslab through $C/bin" "not on:$bad"
 hn=$(for h in c1 c2 c3; do "$CL" exec "$C" "$h" hostname; done | tr '\n' ' ')
 [ "$hn" = "c1 c2 c3 " ] && ok "three hosts with their own hostnames" || not_ok "three hosts with their own hostnames" "$hn"
 n=$(awk -v m="$M" '$2 == m' /proc/mounts | wc -l)
@@ -104,14 +134,17 @@ st=$(sqlite3 "$DB" "select p.status from phases p join wlruns w on p.wlrun_id = 
 crun wall 3 --workload metadata:files=10000000,threads=1,stonewall=0.5,cold=no
 rc=$?
 c=$(rank_files wall create)
-set -- $c
-[ $rc -eq 0 ] && [ $# -eq 3 ] && [ "$1" = "$2" ] && [ "$2" = "$3" ] && [ "$1" -gt 0 ] && [ "$1" -lt 10000000 ] &&
+# shellcheck disable=SC2206
+w=($c)
+[ $rc -eq 0 ] && [ ${#w[@]} -eq 3 ] && [ "${w[0]}" = "${w[1]}" ] && [ "${w[1]}" = "${w[2]}" ] &&
+	[ "${w[0]}" -gt 0 ] && [ "${w[0]}" -lt 10000000 ] &&
 	ok "stonewall across hosts: every rank stopped at the same count ($c)" ||
 	not_ok "stonewall across hosts: every rank stopped at the same count" "exit $rc: $c" "$(tail -5 "$SCRATCH/wall.out")"
-[ "$(metric wall create stonewall_max)" = "$1.0" ] && ok "stonewall_max is the agreed count" || not_ok "stonewall_max is the agreed count" "$(metric wall create stonewall_max)"
+[ ${#w[@]} -gt 0 ] && [ "$(metric wall create stonewall_max)" = "${w[0]}.0" ] &&
+	ok "stonewall_max is the agreed count" || not_ok "stonewall_max is the agreed count" "$(metric wall create stonewall_max)"
 
 # frag on the FUSE mount: no FIEMAP, said once, files still counted.
-"$CL" exec "$C" c2 sh -c "mkdir $M/frag && for i in 1 2 3; do head -c 20000 /dev/zero >$M/frag/f\$i; done"
+"$CL" exec "$C" c2 sh -c 'mkdir "$1/frag" && for i in 1 2 3; do head -c 20000 /dev/zero >"$1/frag/f$i"; done' sh "$M"
 "$CL" exec "$C" c3 "$FSLAB" frag "$M/frag" >"$SCRATCH/frag.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q "does not support FIEMAP; its files are counted without extents" "$SCRATCH/frag.out" &&

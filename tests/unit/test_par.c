@@ -3,7 +3,8 @@
  * test_par.c - the pure parts of the MPI layer (src/par.c): the reorder
  * peer (IOR -C/-Q shift, any K, negative too) and the one-rank world
  * that every collective is outside mpirun (allreduce leaves the values,
- * allgather copies them), and where reorder's peers are on a placement.
+ * allgather copies them), where reorder's peers are on a placement,
+ * and how many ranks a launcher's environment says there are.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -87,12 +88,67 @@ static void test_same_node_peers(void **state)
 	assert_true(par_host(0)[0] != '\0');
 }
 
+/* A launcher's environment as NAME=VALUE strings, for fake_getenv. */
+static const char *const *fake_env;
+
+static char *fake_getenv(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *const *e = fake_env; e && *e; e++)
+		if (!strncmp(*e, name, n) && (*e)[n] == '=')
+			return (char *)*e + n + 1;
+	return NULL;
+}
+
+static int launcher_size(const char *const *env)
+{
+	fake_env = env;
+	return par_launcher_size(fake_getenv);
+}
+
+/*
+ * What mpirun, mpiexec and srun set, as Open MPI 4.1 and MPICH's Hydra
+ * set it (a build without MPI refuses a size above one).
+ */
+static void test_launcher_size(void **state)
+{
+	static const char *const none[] = { "PATH=/usr/bin", NULL };
+	static const char *const ompi[] = {
+		"OMPI_COMM_WORLD_SIZE=4", "OMPI_COMM_WORLD_RANK=2",
+		"PMIX_RANK=2", NULL,
+	};
+	static const char *const ompi1[] = {
+		"OMPI_COMM_WORLD_SIZE=1", "OMPI_COMM_WORLD_RANK=0",
+		"PMIX_RANK=0", NULL,
+	};
+	static const char *const hydra[] = {
+		"PMI_RANK=0", "PMI_SIZE=2", "PMI_FD=5", NULL,
+	};
+	static const char *const pmix0[] = { "PMIX_RANK=0", NULL };
+	static const char *const pmix3[] = { "PMIX_RANK=3", NULL };
+	static const char *const junk[] = {
+		"OMPI_COMM_WORLD_SIZE=", "PMI_SIZE=two", "PMI_RANK=-1", NULL,
+	};
+
+	(void)state;
+	assert_int_equal(launcher_size(none), 0);
+	assert_int_equal(launcher_size(ompi), 4);
+	assert_int_equal(launcher_size(ompi1), 1);
+	assert_int_equal(launcher_size(hydra), 2);
+	/* only the rank: rank 0 could be alone, rank 3 is one of >= 4 */
+	assert_int_equal(launcher_size(pmix0), 1);
+	assert_int_equal(launcher_size(pmix3), 4);
+	assert_int_equal(launcher_size(junk), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peer),
 		cmocka_unit_test(test_one_rank_world),
 		cmocka_unit_test(test_same_node_peers),
+		cmocka_unit_test(test_launcher_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
