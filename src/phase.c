@@ -17,7 +17,6 @@
 #include "measure.h"
 #include "par.h"
 #include "progress.h"
-#include "runner.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "util/interrupt.h"
@@ -237,10 +236,9 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 	par_barrier();
 	/* Co-metrics outside the measured window: their reads never
 	 * count in the phase's time, and their window holds it. */
-	ph->co_src.level = ctx->runner && ctx->runner->cfg
-				   ? (enum cometric_level)
-					     ctx->runner->cfg->co_metrics
-				   : COMETRIC_BASIC;
+	ph->co_src.level = ctx->runner ? (enum cometric_level)
+					       ctx->runner->co_metrics
+				       : COMETRIC_BASIC;
 	ph->co_src.devname = ph->devname;
 	ph->co_src.fstype = ctx->target ? ctx->target->fstype : NULL;
 	ph->co_src.uuid = ctx->target ? ctx->target->uuid : NULL;
