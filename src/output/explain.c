@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "output/csv.h"
+#include "output/html.h"
 
 /* A normalised figure: 4 significant digits, no exponent below 1e9. */
 static void fmt_val(char *buf, size_t len, double v)
@@ -214,6 +215,76 @@ json_t *explain_json(const struct explain *e, const struct cmp_table *tabs)
 	}
 	json_object_set_new(root, "items", arr);
 	return root;
+}
+
+void explain_print_html(FILE *out, const struct explain *e, size_t table_idx,
+			const struct cmp_table *t)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < e->nr; i++) {
+		const struct explain_item *it = &e->items[i];
+
+		if (it->table != table_idx || !it->changed)
+			continue;
+		if (!any)
+			fprintf(out, "<h3>Why: co-metrics that moved</h3>\n"
+				"<p class=note>Per configuration and phase with "
+				"a significant change: the co-metrics that moved "
+				"with it (per repetition and unit of work, "
+				"log-ratio t-test, Benjamini-Hochberg q &lt; %g "
+				"over the co-metrics tested, each past its "
+				"family's floor), largest change first; see "
+				"doc/cometrics.md.</p>\n", e->q);
+		any = true;
+		fputs("<p><b>", out);
+		html_escape(out, t->labels[it->group]);
+		fputs("</b> vs ", out);
+		html_escape(out, t->labels[0]);
+		fputs(", phase ", out);
+		html_escape(out, it->phase);
+		for (size_t k = 0; k < it->nr_keys; k++) {
+			char ch[64];
+
+			if (it->keys[k].verdict != CMP_WORSE &&
+			    it->keys[k].verdict != CMP_BETTER)
+				continue;
+			fmt_change(ch, sizeof(ch), it->keys[k].pct,
+				   it->keys[k].pct_lo, it->keys[k].pct_hi);
+			fputs(": ", out);
+			html_escape(out, it->keys[k].metric);
+			fprintf(out, " %s %s", ch,
+				verdict_word(it->keys[k].verdict));
+		}
+		fprintf(out, " (%zu co-metrics tested)</p>\n", it->nr_tested);
+		if (!it->nr_leads) {
+			fputs("<p>No co-metric moved significantly.</p>\n",
+			      out);
+			continue;
+		}
+		fputs("<table>\n<tr><th>#</th><th>co-metric</th><th>baseline"
+		      "</th><th>this</th><th>unit</th><th>change [95% CI]</th>"
+		      "<th>q</th></tr>\n", out);
+		for (size_t l = 0; l < it->nr_leads; l++) {
+			const struct explain_lead *ld = &it->leads[l];
+			char a[32], b[32], ch[64];
+
+			fmt_val(a, sizeof(a), ld->base);
+			fmt_val(b, sizeof(b), ld->mean);
+			fmt_change(ch, sizeof(ch), ld->pct, ld->pct_lo,
+				   ld->pct_hi);
+			fprintf(out, "<tr><td>%zu</td><td>", l + 1);
+			html_escape(out, ld->metric);
+			fprintf(out, "</td><td>%s</td><td>%s</td><td>", a, b);
+			html_escape(out, ld->unit);
+			fprintf(out, "</td><td>%s</td><td>%.2g</td></tr>\n", ch,
+				ld->q);
+		}
+		fputs("</table>\n", out);
+		if (it->nr_leads_all > it->nr_leads)
+			fprintf(out, "<p class=note>%zu more.</p>\n",
+				it->nr_leads_all - it->nr_leads);
+	}
 }
 
 void explain_write_csv(FILE *out, const struct explain *e,

@@ -17,6 +17,7 @@
 
 #include "compare/compare.h"
 #include "compare/explain.h"
+#include "output/explain.h"
 #include "util/util.h"
 
 #define NREP 5
@@ -221,6 +222,44 @@ static void test_ranking(void **state)
 	assert_true(fabs(it->seeks_per_mib.base - 6.4) < 0.2);
 	assert_true(fabs(it->seeks_per_mib.pct - 100) < 5);
 	assert_true(fabs(it->disk_s.pct - 100) < 5);
+
+	/* the renderers: text, HTML, JSON and CSV carry the same list */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		json_t *j;
+
+		explain_print_text(f, &e, &t);
+		explain_print_html(f, &e, 0, &t);
+		explain_write_csv(f, &e, &t);
+		fclose(f);
+		if (getenv("EXPLAIN_DUMP"))
+			fputs(buf, stderr);
+		assert_non_null(strstr(buf, "explain: co-metrics that moved"));
+		assert_non_null(strstr(buf, "    files/s -39.1% [-40.6, -37.6] "
+					    "REGRESSION\n"));
+		assert_non_null(strstr(buf, " 1. vm.allocstall"));
+		assert_non_null(strstr(buf, " 2. jbd2.blocks_logged"));
+		assert_non_null(strstr(buf, "blocks/file  +201.9% [+197.3, "
+					    "+206.6]  q="));
+		assert_non_null(strstr(buf, "chain: layout score 0.899 -> 0.605 "
+					    "(-32.7%) -> seeks/MiB 6.383 -> "
+					    "12.79 (+100.4%) -> modelled disk"));
+		assert_non_null(strstr(buf, "<h3>Why: co-metrics that moved"));
+		assert_non_null(strstr(buf, "<td>jbd2.blocks_logged</td>"));
+		assert_non_null(strstr(buf, "\nsynth,,B,A,create,1,2,"
+					    "jbd2.blocks_logged,blocks/file,"));
+		free(buf);
+		j = explain_json(&e, &t);
+		assert_int_equal(json_array_size(json_object_get(j, "items")),
+				 1);
+		assert_string_equal(json_string_value(json_object_get(
+			json_array_get(json_object_get(json_array_get(
+				json_object_get(j, "items"), 0), "leads"), 1),
+			"metric")), "jbd2.blocks_logged");
+		json_decref(j);
+	}
 	explain_release(&e);
 	compare_table_release(&t);
 
