@@ -40,12 +40,12 @@ wl="metadata:files=$files,size=4k,cold=no"
 # name | A target | B target (name=B) | expected co-metrics (any of them
 # in the top three counts)
 causes=(
-"data_journal|ext4|ext4:mount=data=journal,name=B|jbd2.blocks_logged jbd2.blocks jbd2.transactions jbd2.requested jbd2.logging_s ext4.written_B dev_write_MiB dev_write_ios dev.write_merges dev.flushes vm.written_B"
-"commit1|ext4|ext4:mount=commit=1,name=B|jbd2.transactions jbd2.requested jbd2.logging_s jbd2.blocks_logged dev.flushes dev_write_ios dev_write_MiB ext4.written_B"
+"data_journal|ext4|ext4:mount=data=journal,name=B|jbd2.blocks_logged jbd2.blocks jbd2.commits jbd2.commits_requested jbd2.logging_s ext4.written_B dev_write_MiB dev_write_ios dev.write_merges dev.flushes vm.written_B"
+"commit1|ext4|ext4:mount=commit=1,name=B|jbd2.commits jbd2.commits_requested jbd2.logging_s jbd2.blocks_logged dev.flushes dev_write_ios dev_write_MiB ext4.written_B"
 "nodelalloc|ext4|ext4:mount=nodelalloc,name=B|jbd2.handles jbd2.blocks jbd2.blocks_logged ext4.written_B dev_write_MiB dev_write_ios vm.written_B"
 "xfs_wsync|xfs|xfs:mount=wsync,name=B|xfs.log_forces xfs.trans_sync xfs.log_writes xfs.log_force_sleeps xfs.log_blocks dev.flushes dev_write_ios"
 "btrfs_flushoncommit|btrfs|btrfs:mount=flushoncommit,name=B|btrfs.commit_s btrfs.commits vm.written_B dev_write_MiB dev_write_ios dev.write_merges"
-"dirty_bytes|ext4|ext4|vm.written_B vm.dirty_B dev_write_MiB dev_write_ios dev.write_merges ext4.written_B jbd2.transactions psi.io_some_s"
+"dirty_bytes|ext4|ext4|vm.written_B vm.dirty_B dev_write_MiB dev_write_ios dev.write_merges ext4.written_B jbd2.commits psi.io_some_s"
 )
 
 # vm.dirty_*: saved now, restored at exit (a ratio and a byte count are

@@ -112,9 +112,9 @@ static const struct cometric_def defs[] = {
 	{ "psi.memory_full_s", "s", CO_COUNTER, true,
 	  "time all non-idle tasks waited for memory" },
 	/* ext3/ext4: /proc/fs/jbd2/DEV-8/info, /sys/fs/ext4/DEV */
-	{ "jbd2.transactions", "transactions", CO_COUNTER, true,
+	{ "jbd2.commits", "transactions", CO_COUNTER, true,
 	  "journal transactions committed" },
-	{ "jbd2.requested", "transactions", CO_COUNTER, true,
+	{ "jbd2.commits_requested", "transactions", CO_COUNTER, true,
 	  "commits somebody asked for (fsync, sync)" },
 	{ "jbd2.handles", "handles", CO_COUNTER, true,
 	  "journal handles (filesystem operations) committed" },
@@ -435,8 +435,8 @@ int cometric_parse_jbd2(const char *text, struct co_set *out)
 
 	if (sscanf(text, "%llu transactions (%llu requested)", &tid, &req) < 1)
 		return -1;
-	co_set_put(out, "jbd2.transactions", (double)tid);
-	co_set_put(out, "jbd2.requested", (double)req);
+	co_set_put(out, "jbd2.commits", (double)tid);
+	co_set_put(out, "jbd2.commits_requested", (double)req);
 	for (line = strchr(text, '\n'); line; line = strchr(line, '\n')) {
 		unsigned long long v;
 		char *end;
@@ -623,7 +623,8 @@ bool cometric_have_cpufreq(void)
 /* The CPU clock: absent on most VMs, so nothing is recorded there. */
 static void snap_cpufreq(struct co_set *out)
 {
-	DIR *d = opendir("/sys/devices/system/cpu");
+	DIR *d = cometric_have_cpufreq() ? opendir("/sys/devices/system/cpu")
+					 : NULL;
 	struct dirent *de;
 	double sum = 0;
 	int n = 0;

@@ -157,8 +157,8 @@ static void test_jbd2(void **state)
 	/* 2 transactions; 148 ms running, 48 ms logging, 316 handles, 35
 	 * blocks and 37 logged blocks per transaction; 43001 us commit */
 	assert_int_equal(cometric_parse_jbd2(text, &s), 0);
-	assert_true(get(&s, "jbd2.transactions") == 2);
-	assert_true(get(&s, "jbd2.requested") == 2);
+	assert_true(get(&s, "jbd2.commits") == 2);
+	assert_true(get(&s, "jbd2.commits_requested") == 2);
 	assert_true(fabs(get(&s, "jbd2.running_s") - 0.296) < 1e-12);
 	assert_true(fabs(get(&s, "jbd2.logging_s") - 0.096) < 1e-12);
 	assert_true(get(&s, "jbd2.flushing_s") == 0);
@@ -179,7 +179,7 @@ static void test_jbd2(void **state)
 	/* a fresh journal prints only its first line */
 	assert_int_equal(cometric_parse_jbd2("0 transactions (0 requested), "
 					     "each up to 2730 blocks\n", &s), 0);
-	assert_true(get(&s, "jbd2.transactions") == 0);
+	assert_true(get(&s, "jbd2.commits") == 0);
 	assert_false(co_set_get(&s, "jbd2.blocks", NULL));
 	co_set_release(&s);
 	assert_int_equal(cometric_parse_jbd2("nonsense\n", &s), -1);

@@ -285,7 +285,7 @@ static void test_aa_share(void **state)
 	const struct level a[] = {
 		{ "files/s", "files/s", 1000, 0.02, BETTER_HIGHER },
 		{ "jbd2.blocks_logged", "blocks", 3000, 0.02, BETTER_NONE },
-		{ "jbd2.transactions", "transactions", 30, 0.1, BETTER_NONE },
+		{ "jbd2.commits", "transactions", 30, 0.1, BETTER_NONE },
 		{ "dev.write_merges", "requests", 500, 0.05, BETTER_NONE },
 		{ "dev.util_pct", "%", 50, 0.03, BETTER_NONE },
 		{ "vm.dirtied_B", "B", 4e6, 0.01, BETTER_NONE },
