@@ -184,10 +184,10 @@ json_t *explain_json(const struct explain *e, const struct cmp_table *tabs)
 					    ? json_string(ld->per) : json_null());
 			json_object_set_new(lo, "baseline", num(ld->base));
 			json_object_set_new(lo, "mean", num(ld->mean));
-			json_object_set_new(lo, "change_pct", isinf(ld->pct)
-					    ? json_string(ld->pct > 0 ?
-							  "from 0" : "to 0")
-					    : num(ld->pct));
+			/* from 0: no ratio, change_pct null */
+			json_object_set_new(lo, "change_pct", num(ld->pct));
+			json_object_set_new(lo, "from_zero",
+					    json_boolean(isinf(ld->pct)));
 			json_object_set_new(lo, "change_lo_pct",
 					    num(ld->pct_lo));
 			json_object_set_new(lo, "change_hi_pct",
