@@ -13,6 +13,9 @@
  * "jbd2.", "xfs.", "btrfs.", "ext4.", "cpu.") and direction none: a
  * co-metric is evidence, not a goal.
  *
+ * Under MPI each rank records its own host's figures; the stored phase
+ * is rank 0's, so they describe rank 0's host.
+ *
  * The parsers are pure functions over a file's text, tolerant of the
  * fields other kernel versions add or lack: a field that is missing is
  * simply not recorded.
