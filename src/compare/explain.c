@@ -75,6 +75,32 @@ bool explain_candidate(const char *metric, double *floor_pct,
 	return false;
 }
 
+/*
+ * The unit a co-metric's raw value counts in: events (faults, requests,
+ * commits), 512-byte sectors, pages; 0 for continuous figures (times,
+ * levels, ratios).  A count of events varies between repetitions by
+ * at least about its square root (Poisson), whatever the handful of
+ * repetitions shows: without that floor 2, 2, 2 context switches
+ * against 1, 1, 1 have no spread at all and a p-value of 0, a lead out
+ * of nothing.
+ */
+static double quantum(const char *metric, const char *unit)
+{
+	static const char *const continuous[] = { "s", "%", "ms", "MHz", "" };
+	const struct cometric_def *def = cometric_def(metric);
+
+	if (def && def->kind == CO_DERIVED) /* ratios of counters */
+		return 0;
+	if (!strcmp(unit, "B"))
+		return !strncmp(metric, "vm.", 3) ? 4096 : 512;
+	if (!strcmp(unit, "MiB"))
+		return 512.0 / 1048576.0;
+	for (size_t i = 0; i < ARRAY_SIZE(continuous); i++)
+		if (!strcmp(unit, continuous[i]))
+			return 0;
+	return 1;
+}
+
 size_t explain_fdr(const double *p, size_t n, double q, bool *lead,
 		   double *q_adj)
 {
@@ -147,9 +173,10 @@ static double work_of(const struct phase_rec *ph, enum per per)
  */
 static size_t sample(const struct cmp_group *g, const char *phase,
 		     const char *metric, bool per_work, enum per per,
-		     double **out)
+		     double **out, double *mean_work)
 {
 	double *x = xcalloc(g->nr_reps + 1, sizeof(*x));
+	double wsum = 0;
 	size_t n = 0;
 
 	for (size_t r = 0; r < g->nr_reps; r++) {
@@ -178,8 +205,12 @@ static size_t sample(const struct cmp_group *g, const char *phase,
 			x[n++] = sum / (double)k;
 		if (!isfinite(x[n - 1]))
 			n--;
+		else
+			wsum += per_work && per != PER_NONE ? work : (double)k;
 	}
 	*out = x;
+	if (mean_work)
+		*mean_work = n ? wsum / (double)n : 0;
 	return n;
 }
 
@@ -192,10 +223,25 @@ static void to_sample(const double *x, size_t n, struct ttest_sample *s)
 
 /*
  * Test one co-metric; false when it cannot be tested (too few
- * repetitions, zero in both).  Fills base/mean/pct/interval/p/effect.
+ * repetitions, zero in both).  The standard deviations are at least
+ * the Poisson floor of a count (see quantum()).  Fills base/mean/pct/
+ * interval/p/effect.
  */
+/* The Poisson floor of a sample's sd: q the counting unit, w the work
+ * one figure is divided by. */
+static double count_floor(const struct ttest_sample *s, double q, double w)
+{
+	double raw;
+
+	if (!(q > 0) || !(w > 0) || !isfinite(s->mean))
+		return 0;
+	raw = s->mean * w / q; /* units counted in one repetition */
+	return q * sqrt(fmax(raw, 0.25)) / w;
+}
+
 static bool test_one(const double *xa, size_t na, const double *xb,
-		     size_t nb, double alpha, struct explain_lead *l)
+		     size_t nb, double q, double wa, double wb, double alpha,
+		     struct explain_lead *l)
 {
 	struct ttest_sample a, b;
 	double r, lo, hi, se, df;
@@ -204,6 +250,8 @@ static bool test_one(const double *xa, size_t na, const double *xb,
 		return false;
 	to_sample(xa, na, &a);
 	to_sample(xb, nb, &b);
+	a.sd = fmax(a.sd, count_floor(&a, q, wa));
+	b.sd = fmax(b.sd, count_floor(&b, q, wb));
 	l->base = a.mean;
 	l->mean = b.mean;
 	l->pct = l->pct_lo = l->pct_hi = NAN;
@@ -302,7 +350,8 @@ static void link_of(const struct cmp_group *const gs[2], const char *phase,
 	size_t n[2];
 
 	for (int g = 0; g < 2; g++)
-		n[g] = sample(gs[g], phase, metric, per_work, per, &x[g]);
+		n[g] = sample(gs[g], phase, metric, per_work, per, &x[g],
+			      NULL);
 	l->have = n[0] && n[1];
 	if (l->have) {
 		l->base = stats_mean(x[0], n[0]);
@@ -359,7 +408,8 @@ static void explain_phase(const struct cmp_table *t,
 	lead = xcalloc(nr_names + 1, sizeof(*lead));
 	for (size_t i = 0; i < nr_names; i++) {
 		struct explain_lead l = { 0 };
-		double *xa, *xb, fl;
+		double *xa, *xb, fl, wa, wb, qu;
+		const char *u;
 		size_t na, nb;
 		bool pw;
 
@@ -369,11 +419,11 @@ static void explain_phase(const struct cmp_table *t,
 				fl = -1; /* a key metric does not explain itself */
 		if (fl < 0)
 			continue;
-		na = sample(gs[0], phase, names[i], pw, per, &xa);
-		nb = sample(gs[1], phase, names[i], pw, per, &xb);
-		if (test_one(xa, na, xb, nb, o->alpha, &l)) {
-			const char *u = metric_unit(gs[0], phase, names[i]);
-
+		na = sample(gs[0], phase, names[i], pw, per, &xa, &wa);
+		nb = sample(gs[1], phase, names[i], pw, per, &xb, &wb);
+		u = metric_unit(gs[0], phase, names[i]);
+		qu = quantum(names[i], u);
+		if (test_one(xa, na, xb, nb, qu, wa, wb, o->alpha, &l)) {
 			l.metric = xstrdup(names[i]);
 			l.per = pw ? per_name(per) : NULL;
 			l.unit = l.per ? xasprintf("%s/%s", u, l.per)

@@ -11,7 +11,8 @@
  * work when it grows with the work (per file, else per MiB, else per
  * operation: the phase's own work in that repetition), and is tested
  * against the baseline with compare's log-ratio t-test (Welch's test of
- * the difference when a mean is 0).  The tests of one configuration
+ * the difference when a mean is 0), a count's standard deviation never
+ * below its Poisson floor (explain.c).  The tests of one configuration
  * and phase form one family, adjusted with Benjamini-Hochberg: a list
  * of leads is read as a whole, so the expected share of false leads in
  * it is what to bound, not the chance of any.  A lead is a co-metric

@@ -241,8 +241,8 @@ static void test_ranking(void **state)
 					    "REGRESSION\n"));
 		assert_non_null(strstr(buf, " 1. vm.allocstall"));
 		assert_non_null(strstr(buf, " 2. jbd2.blocks_logged"));
-		assert_non_null(strstr(buf, "blocks/file  +201.9% [+197.3, "
-					    "+206.6]  q="));
+		assert_non_null(strstr(buf, "blocks/file  +201.9% [+195.0, "
+					    "+209.0]  q="));
 		assert_non_null(strstr(buf, "chain: layout score 0.899 -> 0.605 "
 					    "(-32.7%) -> seeks/MiB 6.383 -> "
 					    "12.79 (+100.4%) -> modelled disk"));
@@ -269,6 +269,46 @@ static void test_ranking(void **state)
 	assert_int_equal(e.items[0].nr_leads, 3);
 	assert_int_equal(e.items[0].nr_leads_all, ARRAY_SIZE(want));
 	assert_string_equal(e.items[0].leads[2].metric, "trace.seeks");
+	explain_release(&e);
+	compare_table_release(&t);
+	run_rec_free(r);
+}
+
+/*
+ * Counts without spread: 2, 2, 2 context switches against 1, 1, 1 has
+ * no variance and would give p = 0; a count is known to half a unit, so
+ * that is no lead, while 0 against 40 journal commits still is.
+ */
+static void test_resolution(void **state)
+{
+	const struct level a[] = {
+		{ "files/s", "files/s", 1000, 0.01, BETTER_HIGHER },
+		{ "proc.voluntary_switches", "switches", 2, 0, BETTER_NONE },
+		{ "jbd2.commits", "transactions", 0, 0, BETTER_NONE },
+		{ "dev.queue_depth", "requests", 1.5, 0, BETTER_NONE },
+	};
+	const struct level b[] = {
+		{ "files/s", "files/s", 1000, 0.01, BETTER_HIGHER },
+		{ "proc.voluntary_switches", "switches", 1, 0, BETTER_NONE },
+		{ "jbd2.commits", "transactions", 40, 0, BETTER_NONE },
+		{ "dev.queue_depth", "requests", 1.8, 0, BETTER_NONE },
+	};
+	struct run_rec *r = xcalloc(1, sizeof(*r));
+	struct explain_opts eo;
+	struct explain e;
+	struct cmp_table t;
+	(void)state;
+
+	rng = 3;
+	add_cfg(r, "A", 0, 1000, a, ARRAY_SIZE(a));
+	add_cfg(r, "B", 1, 1000, b, ARRAY_SIZE(b));
+	explain_opts_init(&eo);
+	explain_run(r, &eo, &e, &t);
+	assert_int_equal(e.items[0].nr_tested, 3);
+	assert_int_equal(e.items[0].nr_leads, 2);
+	assert_string_equal(e.items[0].leads[0].metric, "jbd2.commits");
+	/* a derived level is continuous: no resolution floor */
+	assert_string_equal(e.items[0].leads[1].metric, "dev.queue_depth");
 	explain_release(&e);
 	compare_table_release(&t);
 	run_rec_free(r);
@@ -326,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_bh_1995),
 		cmocka_unit_test(test_candidates),
 		cmocka_unit_test(test_ranking),
+		cmocka_unit_test(test_resolution),
 		cmocka_unit_test(test_aa_share),
 	};
 
