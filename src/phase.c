@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cometric.h"
 #include "fs/target.h"
 #include "measure.h"
 #include "par.h"
@@ -35,6 +36,8 @@ static const struct phase_hook *ctx_hooks(const struct wl_ctx *ctx,
 struct phase {
 	struct phase_rec rec;
 	struct measure_snap snap;
+	struct cometric_snap co;
+	struct cometric_src co_src;
 	const char *devname;
 	uint64_t stonewall_ns;  /* CLOCK_MONOTONIC deadline; 0: none */
 };
@@ -255,6 +258,15 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 			     label, ph->devname);
 	/* Ranks start a phase together so global time means something. */
 	par_barrier();
+	/* Co-metrics outside the measured window: their reads never
+	 * count in the phase's time, and their window holds it. */
+	ph->co_src.level = ctx->runner ? (enum cometric_level)
+					       ctx->runner->co_metrics
+				       : COMETRIC_BASIC;
+	ph->co_src.devname = ph->devname;
+	ph->co_src.fstype = ctx->target ? ctx->target->fstype : NULL;
+	ph->co_src.uuid = ctx->target ? ctx->target->uuid : NULL;
+	cometric_snap(&ph->co, &ph->co_src);
 	measure_snap(&ph->snap, ph->devname);
 	return ph;
 }
@@ -320,12 +332,21 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 	      const struct phase_rec **out)
 {
 	struct measure_snap end;
+	struct co_set co_vals = { 0 };
 	struct phase_rec *rec;
 	const struct phase_hook *hooks;
 	size_t nr_hooks;
 	int rc = 0;
 
 	measure_snap(&end, ph->devname);
+	if (ph->co_src.level != COMETRIC_NONE) {
+		struct cometric_snap co_end;
+
+		cometric_snap(&co_end, &ph->co_src);
+		cometric_diff(&ph->co, &co_end, &co_vals);
+		cometric_snap_release(&co_end);
+	}
+	cometric_snap_release(&ph->co);
 	measure_diff(&ph->snap, &end, &ph->rec.m);
 	if (par_active())
 		aggregate_ranks(&ph->rec, &ph->snap, &end);
@@ -334,6 +355,8 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 		ph->rec.error = xstrdup("interrupted by a signal");
 	}
 	measure_derive(&ph->rec);
+	cometric_record(&co_vals, &ph->rec);
+	co_set_release(&co_vals);
 	hooks = ctx_hooks(ctx, &nr_hooks);
 	for (size_t i = nr_hooks; i-- > 0;)
 		if (hooks[i].end)

@@ -21,6 +21,7 @@ struct runner {
 	struct target *target;  /* the target being used */
 	const struct phase_hook *hooks; /* cfg's, run around every phase */
 	size_t nr_hooks;
+	int co_metrics;         /* cfg's, an enum cometric_level */
 };
 
 /* Rank rank's directory under the shared workload directory (wl_rank_dir

@@ -620,7 +620,8 @@ static void print_settling(const struct runner *rn)
 int runner_execute(const struct run_config *cfg)
 {
 	struct runner rn = { .cfg = cfg, .hooks = cfg->hooks,
-			     .nr_hooks = cfg->nr_hooks };
+			     .nr_hooks = cfg->nr_hooks,
+			     .co_metrics = cfg->co_metrics };
 	struct target_env env;
 	int exit_code = EXIT_OK;
 	struct live_target *live;

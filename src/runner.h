@@ -45,6 +45,7 @@ struct run_config {
 	bool verify;             /* --verify, copied to every wl_ctx */
 	target_age_fn age;       /* ages an age=PROFILE target (fs/target.h) */
 	struct phase_hook *hooks; /* run around every phase (phase.h) */
+	int co_metrics;          /* enum cometric_level; 0 = basic */
 	size_t nr_hooks, alloc_hooks;
 };
 

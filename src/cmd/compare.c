@@ -15,10 +15,12 @@
 
 #include "cmd.h"
 #include "compare/compare.h"
+#include "compare/explain.h"
 #include "compare/load.h"
 #include "order.h"
 #include "compare/session.h"
 #include "output/csv.h"
+#include "output/explain.h"
 #include "output/json.h"
 #include "util/util.h"
 #include "workloads/registry.h"
@@ -27,7 +29,7 @@ struct compare_args {
 	struct cmdopt_store store;
 	struct cmdopt_format fmt;
 	struct compare_opts o;
-	bool fail_on_reg, longf;
+	bool fail_on_reg, longf, explain;
 };
 
 static const struct cmdopt compare_table[] = {
@@ -41,6 +43,11 @@ static const struct cmdopt compare_table[] = {
 	CMDOPT_INCLUDE_AT(struct compare_args, o, cmd_filter_opts),
 	CMDOPT_BOOL(0, "fail-on-regression", struct compare_args, fail_on_reg,
 		    "exit 3 when a key metric regressed significantly"),
+	CMDOPT_BOOL(0, "explain", struct compare_args, explain,
+		    "beside each key metric that changed significantly, the "
+		    "co-metrics that moved with it (Benjamini-Hochberg, "
+		    "ranked; see doc/cometrics.md); with csv, the leads "
+		    "instead of the table"),
 	CMDOPT_TABLE_END,
 };
 
@@ -51,7 +58,7 @@ const struct cmdopt_cmd cmd_compare_opts = {
 		 "[--metric GLOB] [--phase GLOB] [--all]\n"
 		 "[--min-change PCT] [--min-wall MS] [--alpha LEVEL]\n"
 		 "[--adjust holm|bh|none] [--allow-option-mismatch]\n"
-		 "[--fail-on-regression]",
+		 "[--fail-on-regression] [--explain]",
 	.desc = "Compare configurations.  With no argument or one RUN|TAG, "
 		"the targets of that run (default: the latest) against its "
 		"first target; with several, each RUN|TAG is one "
@@ -554,6 +561,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_opts o;
 	struct cmp_input in;
 	struct cmp_session s;
+	struct explain ex = { 0 };
 	bool regression = false, any_failed = false, longf, text;
 	int first, rc = EXIT_OK;
 
@@ -586,6 +594,13 @@ int cmd_compare(int argc, char **argv)
 			if (s.tabs[i].failed[g])
 				any_failed = true;
 	}
+	if (a.explain) {
+		struct explain_opts eo;
+
+		explain_opts_init(&eo);
+		eo.alpha = o.alpha;
+		explain_build(s.tabs, s.groups, s.nr, &eo, &ex);
+	}
 	if (text) {
 		if (!s.nr)
 			printf("no workload runs to compare\n");
@@ -597,6 +612,8 @@ int cmd_compare(int argc, char **argv)
 		for (size_t i = 0; i < s.nr; i++)
 			print_text(stdout, &s.tabs[i], s.groups[i], &o, longf);
 		if (s.nr) {
+			if (a.explain)
+				explain_print_text(stdout, &ex, s.tabs);
 			print_method(stdout, &o, &s);
 			printf("%s\n", any_failed ? "result: FAILED: a "
 			       "compared run failed" : regression ?
@@ -605,14 +622,18 @@ int cmd_compare(int argc, char **argv)
 			       "regressed significantly");
 		}
 	} else if (!strcmp(a.fmt.format, "json")) {
-		if (json_print_compare(&s, &in, &o))
+		if (json_print_compare_with(&s, &in, &o, "explain", a.explain
+					    ? explain_json(&ex, s.tabs) : NULL))
 			rc = EXIT_RUNTIME;
+	} else if (a.explain) {
+		explain_write_csv(stdout, &ex, s.tabs);
 	} else {
 		csv_write_compare(stdout, s.tabs, s.nr);
 	}
 	if (!rc && a.fail_on_reg && regression)
 		rc = EXIT_REGRESSION;
 out:
+	explain_release(&ex);
 	compare_session_release(&s);
 	cmp_input_release(&in);
 	return rc;

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "compare/compare.h"
+#include "compare/explain.h"
 #include "compare/load.h"
 #include "compare/session.h"
 #include "output/chart.h"
@@ -64,6 +65,8 @@ static int write_report(const char *path, const struct cmp_input *in,
 {
 	struct html_section *secs;
 	struct cmp_session s;
+	struct explain_opts eo;
+	struct explain ex;
 	char *title;
 	FILE *out;
 	int rc = 0;
@@ -84,10 +87,15 @@ static int write_report(const char *path, const struct cmp_input *in,
 		return -1;
 	}
 	title = report_title(in);
+	explain_opts_init(&eo);
+	eo.alpha = o->alpha;
+	explain_build(s.tabs, s.groups, s.nr, &eo, &ex);
 	secs = xcalloc(s.nr + 1, sizeof(*secs));
 	for (size_t i = 0; i < s.nr; i++) {
 		secs[i].table = &s.tabs[i];
 		secs[i].groups = s.groups[i];
+		secs[i].explain = &ex;
+		secs[i].table_idx = i;
 	}
 	if (html_write_report(out, title, secs, s.nr, o))
 		rc = -1;
@@ -96,6 +104,7 @@ static int write_report(const char *path, const struct cmp_input *in,
 			rc = error("cannot write '%s': %s", path,
 				   strerror(errno));
 	}
+	explain_release(&ex);
 	compare_session_release(&s);
 	free(secs);
 	free(title);

@@ -12,6 +12,7 @@
 
 #include "age/ager.h"
 #include "cmd.h"
+#include "cometric.h"
 #include "par.h"
 #include "preflight.h"
 #include "progress.h"
@@ -42,6 +43,7 @@ struct run_args {
 	bool no_store, tracing, quiet, no_space_check;
 	long long repeat, max_repeat;
 	const char *order, *aged_profile, *trace, *pause, *disk_model;
+	const char *co_metrics;
 };
 
 static int add_target(const struct cmdopt *o, void *field, const char *arg,
@@ -195,6 +197,12 @@ static const struct cmdopt run_table[] = {
 		   "with --trace: what the traced phases' requests would cost "
 		   "on this disk, as disk.* metrics (default "
 		   DISK_DEFAULT_PROFILE "): " DISK_PROFILES_HELP),
+	CMDOPT_CHOOSE(0, "co-metrics", struct run_args, co_metrics, "SET",
+		      "none|basic|all",
+		      "evidence recorded around every phase for 'compare "
+		      "--explain' (see doc/cometrics.md): basic (default: "
+		      "vmstat, disk, pressure, faults and the filesystem's own "
+		      "statistics), all (adds the CPU clock) or none"),
 	CMDOPT_CB_OPTARG(0, "fresh-vs-aged", struct run_args, aged_profile,
 			 "PROFILE", set_fresh_vs_aged,
 			 "also run every loop target aged to PROFILE "
@@ -293,6 +301,7 @@ int cmd_run(int argc, char **argv)
 	};
 	struct run_args a = {
 		.repeat = 1, .max_repeat = 10, .order = "balanced",
+		.co_metrics = "basic",
 		.cfg.seed = FSLAB_DEFAULT_SEED, .cfg.age = ager_age_default,
 	};
 	struct run_config cfg;
@@ -331,6 +340,12 @@ int cmd_run(int argc, char **argv)
 	cfg.fixed_order = !strcmp(a.order, "fixed") ||
 			  !strcmp(a.order, "interleaved");
 	cfg.db = a.no_store ? "" : a.store.db;
+	cfg.co_metrics = cometric_level_parse(a.co_metrics);
+	if (cfg.co_metrics == COMETRIC_ALL && !cometric_have_cpufreq() &&
+	    !par_rank())
+		fprintf(stderr, "fslab: note: this machine shows no CPU clock "
+			"(no /sys/devices/system/cpu/*/cpufreq, a VM?): "
+			"cpu.freq_MHz is not recorded\n");
 	aged_profile = a.aged_profile;
 	tracing = a.tracing;
 	trace = a.trace;

@@ -11,6 +11,7 @@
 #include "order.h"
 #include "output/chart.h"
 #include "output/html.h"
+#include "output/explain.h"
 #include "output/html_internal.h"
 #include "output/provenance.h"
 #include "output/svgglyph.h"
@@ -687,6 +688,9 @@ int html_write_report(FILE *out, const char *title,
 		disk_model_table(out, &secs[i]);
 		if (t->nr_groups > 1)
 			rollup(out, t, o);
+		if (secs[i].explain)
+			explain_print_html(out, secs[i].explain,
+					   secs[i].table_idx, t);
 		for (size_t r = 0; r < t->nr_rows && !rc; r++) {
 			const struct cmp_row *row = &t->rows[r];
 			long idx;

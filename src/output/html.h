@@ -15,9 +15,13 @@
 #include "compare/compare.h"
 #include "workload.h"
 
+struct explain;
+
 struct html_section {
 	const struct cmp_table *table;
 	const struct cmp_group *groups;  /* table->nr_groups of them */
+	const struct explain *explain;   /* its leads, or NULL */
+	size_t table_idx;                /* the table's index in explain */
 };
 
 /* Write the report; 0, or -1 with a message. */

@@ -554,6 +554,14 @@ static json_t *orders_json(const struct cmp_input *in)
 int json_print_compare(const struct cmp_session *s, const struct cmp_input *in,
 		       const struct compare_opts *o)
 {
+	return json_print_compare_with(s, in, o, NULL, NULL);
+}
+
+int json_print_compare_with(const struct cmp_session *s,
+			    const struct cmp_input *in,
+			    const struct compare_opts *o, const char *key,
+			    json_t *extra)
+{
 	json_t *root = json_object(), *arr = json_array(), *notes =
 		json_array();
 	char *str;
@@ -579,6 +587,8 @@ int json_print_compare(const struct cmp_session *s, const struct cmp_input *in,
 	for (size_t i = 0; i < s->nr; i++)
 		json_array_append_new(arr, table_json(&s->tabs[i]));
 	json_object_set_new(root, "workloads", arr);
+	if (key && extra)
+		json_object_set_new(root, key, extra);
 	str = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (!str)

@@ -28,6 +28,11 @@ struct compare_opts;
  * 0, or -1 with a message. */
 int json_print_compare(const struct cmp_session *s, const struct cmp_input *in,
 		       const struct compare_opts *o);
+/* The same with one more member, key: extra (stolen; NULL: none). */
+int json_print_compare_with(const struct cmp_session *s,
+			    const struct cmp_input *in,
+			    const struct compare_opts *o, const char *key,
+			    json_t *extra);
 
 /* Unix time t as an ISO 8601 UTC string, or JSON null when t is 0. */
 json_t *json_time_iso(int64_t t);
