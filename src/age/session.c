@@ -87,14 +87,14 @@ static void add_freesp(struct phase_rec *p, const struct frag_freesp *fsp)
 {
 	if (!fsp->available)
 		return;
-	phase_rec_add_metric(p, "free_bytes", (double)fsp->free_bytes, "B",
+	phase_rec_add_metric(p, "free_B", (double)fsp->free_bytes, "B",
 			     BETTER_NONE);
 	phase_rec_add_metric(p, "free_extents", (double)fsp->free_extents,
 			     "extents", BETTER_LOWER);
-	phase_rec_add_metric(p, "free_max_extent", (double)fsp->max_extent,
+	phase_rec_add_metric(p, "free_max_extent_B", (double)fsp->max_extent,
 			     "B", BETTER_HIGHER);
 	if (fsp->groups)
-		phase_rec_add_metric(p, "free_group_frag_mean", fsp->grp_mean,
+		phase_rec_add_metric(p, "free_group_frag_mean_pct", fsp->grp_mean,
 				     "%", BETTER_LOWER);
 }
 

@@ -163,20 +163,20 @@ static int store_survey(const char *dbpath, int argc, char **argv,
 	p->m = *m;
 	frag_to_phase_metrics(res, p);
 	if (fsp->available) {
-		phase_rec_add_metric(p, "free_bytes", (double)fsp->free_bytes,
+		phase_rec_add_metric(p, "free_B", (double)fsp->free_bytes,
 				     "B", BETTER_NONE);
 		phase_rec_add_metric(p, "free_extents",
 				     (double)fsp->free_extents, "extents",
 				     BETTER_LOWER);
-		phase_rec_add_metric(p, "free_max_extent",
+		phase_rec_add_metric(p, "free_max_extent_B",
 				     (double)fsp->max_extent, "B",
 				     BETTER_HIGHER);
 		if (fsp->groups) {
-			phase_rec_add_metric(p, "free_group_frag_mean",
+			phase_rec_add_metric(p, "free_group_frag_mean_pct",
 					     fsp->grp_mean, "%", BETTER_LOWER);
-			phase_rec_add_metric(p, "free_group_frag_p95",
+			phase_rec_add_metric(p, "free_group_frag_p95_pct",
 					     fsp->grp_p95, "%", BETTER_LOWER);
-			phase_rec_add_metric(p, "free_group_frag_max",
+			phase_rec_add_metric(p, "free_group_frag_max_pct",
 					     fsp->grp_max, "%", BETTER_LOWER);
 		}
 	}

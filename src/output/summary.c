@@ -18,12 +18,9 @@
 #include "stats/stats.h"
 #include "util/util.h"
 
-/* The traced figures a reader looks for first, in the order printed. */
-static const char *const trace_keys[] = {
-	"trace.seeks", "trace.seeks_s", "trace.seekdist_median",
-	"trace.layout_score", "trace.lat_p50_ms", "trace.lat_p99_ms",
-};
-#define NR_TRACE_KEYS (sizeof(trace_keys) / sizeof(trace_keys[0]))
+/* The traced figures a reader looks for first (result.h). */
+#define trace_keys trace_key_metrics
+#define NR_TRACE_KEYS NR_TRACE_KEY_METRICS
 
 struct row {
 	int target_idx;          /* command-line index */
@@ -129,14 +126,47 @@ static void print_num(FILE *out, double v, int width, int prec)
 		fprintf(out, " %*.*f", width, prec, v);
 }
 
+/*
+ * A statistic of a rate, named stat + "_" + its unit by the naming rule
+ * ("rank_min_files/s", "host:c1_MiB/s"); NULL when p has none.
+ */
+static const struct metric *rate_stat(const struct phase_rec *p,
+				      const char *stat)
+{
+	size_t n = strlen(stat);
+
+	for (size_t i = 0; i < p->nr_metrics; i++) {
+		const struct metric *m = &p->metrics[i];
+
+		if (!strncmp(m->name, stat, n) && m->name[n] == '_' &&
+		    !strcmp(m->name + n + 1, m->unit))
+			return m;
+	}
+	return NULL;
+}
+
+/* "host:c1_files/s" -> length of "c1" */
+static int host_len(const struct metric *m)
+{
+	return (int)(strlen(m->name) - 5 - 1 - strlen(m->unit));
+}
+
+static bool is_host_rate(const struct metric *m)
+{
+	size_t n = strlen(m->name), u = strlen(m->unit);
+
+	return !strncmp(m->name, "host:", 5) && n > 5 + u + 1 &&
+	       m->name[n - u - 1] == '_' && !strcmp(m->name + n - u, m->unit);
+}
+
 /* "ranks 8: min 1201 max 1533 mean 1420 σ 98 files/s, slowest rank 5" */
 static void print_ranks(FILE *out, const struct phase_rec *p)
 {
 	const struct metric *n = phase_rec_metric(p, "ranks");
-	const struct metric *lo = phase_rec_metric(p, "rank_min");
-	const struct metric *hi = phase_rec_metric(p, "rank_max");
-	const struct metric *mean = phase_rec_metric(p, "rank_mean");
-	const struct metric *sd = phase_rec_metric(p, "rank_sd");
+	const struct metric *lo = rate_stat(p, "rank_min");
+	const struct metric *hi = rate_stat(p, "rank_max");
+	const struct metric *mean = rate_stat(p, "rank_mean");
+	const struct metric *sd = rate_stat(p, "rank_sd");
 	const struct metric *slow = phase_rec_metric(p, "slowest_rank");
 
 	if (!n || !lo || !hi || !mean || !slow)
@@ -157,25 +187,27 @@ static void print_ranks(FILE *out, const struct phase_rec *p)
 static void print_hosts(FILE *out, const struct phase_rec *p)
 {
 	const struct metric *n = phase_rec_metric(p, "hosts");
-	const struct metric *lo = phase_rec_metric(p, "host_min");
-	const struct metric *hi = phase_rec_metric(p, "host_max");
-	const struct metric *mean = phase_rec_metric(p, "host_mean");
+	const struct metric *lo = rate_stat(p, "host_min");
+	const struct metric *hi = rate_stat(p, "host_max");
+	const struct metric *mean = rate_stat(p, "host_mean");
 	const struct metric *slow = phase_rec_metric(p, "slowest_host");
-	const char *slowest = "?";
+	const struct metric *slowest = NULL;
 	size_t h = 0;
 
 	if (!n || !lo || !hi || !mean || !slow)
 		return;
 	for (size_t i = 0; i < p->nr_metrics; i++)
-		if (!strncmp(p->metrics[i].name, "host:", 5) &&
+		if (is_host_rate(&p->metrics[i]) &&
 		    (double)h++ == slow->value)
-			slowest = p->metrics[i].name + 5;
+			slowest = &p->metrics[i];
 	fprintf(out, "%-16s   hosts %.0f: min %.0f max %.0f mean %.0f %s, "
-		"slowest host %s\n", "", n->value, lo->value, hi->value,
-		mean->value, mean->unit, slowest);
+		"slowest host %.*s\n", "", n->value, lo->value, hi->value,
+		mean->value, mean->unit, slowest ? host_len(slowest) : 1,
+		slowest ? slowest->name + 5 : "?");
 	for (size_t i = 0; i < p->nr_metrics; i++)
-		if (!strncmp(p->metrics[i].name, "host:", 5))
-			fprintf(out, "%-16s     host %s: %.0f %s\n", "",
+		if (is_host_rate(&p->metrics[i]))
+			fprintf(out, "%-16s     host %.*s: %.0f %s\n", "",
+				host_len(&p->metrics[i]),
 				p->metrics[i].name + 5, p->metrics[i].value,
 				p->metrics[i].unit);
 }
