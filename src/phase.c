@@ -58,9 +58,9 @@ static void rec_add_worker(struct phase_rec *rec, int worker,
  * The same spread per host, when the ranks run on more than one: a
  * host's work is the sum over its ranks, its time its earliest start to
  * its latest end, so its rate is what that client machine did.  Stored
- * as metric rows: hosts, host_min/max/mean, slowest_host (node index,
- * the host with the longest time) and one "host:NAME" rate per host, in
- * node order (see par_node_of).
+ * as metric rows: hosts, host_{min,max,mean}_UNIT, slowest_host (node
+ * index, the host with the longest time) and one "host:NAME_UNIT" rate
+ * per host, in node order (see par_node_of); UNIT is the rate's unit.
  */
 static void aggregate_hosts(struct phase_rec *rec,
 			    const struct par_share *all, int n,

@@ -180,7 +180,7 @@ static void print_ranks(FILE *out, const struct phase_rec *p)
 
 /*
  * Ranks on several hosts: the spread over hosts, then one row per host
- * (the "host:NAME" metrics, in node order):
+ * (the "host:NAME_UNIT" metrics, in node order):
  * "hosts 3: min 310 max 402 mean 355 files/s, slowest host c2"
  * "  host c1: 402 files/s"
  */
