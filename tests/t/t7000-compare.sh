@@ -33,7 +33,7 @@ for want in "== compilebench: 2 configurations, baseline 'ext4'" \
 	"differs: mount options" \
 	"target order: balanced; rep 0:" \
 	"metric               config            mean ± 95% CI   change  verdict" \
-	"initial-create.avg_MiB/s   ext4" "delete.avg_s" \
+	"initial-create.avg_MiB/s" "delete.avg_s" \
 	"roll-up (geometric mean" "noatime vs ext4: " \
 	"method: n = repetitions" "result: "; do
 	grep -qF -- "$want" "$out" || missing="$missing|$want"
