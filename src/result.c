@@ -85,7 +85,8 @@ const char *metric_name_check(const char *name, const char *unit)
 	last = last_part(name);
 	for (size_t i = 0; i < ARRAY_SIZE(retired); i++)
 		if (ends_with(name, retired[i]))
-			return "a retired spelling (bytes are _B, rates end in /s)";
+			return "a retired spelling (bytes are _B, rates "
+			       "end in /s)";
 	if (!strcmp(last, "tps") || !strcmp(last, "iops"))
 		return "a rate must end in /s";
 	if (!unit)
@@ -94,7 +95,7 @@ const char *metric_name_check(const char *name, const char *unit)
 		return ends_with(name, "/s") ? NULL : "a rate must end in /s";
 	if (!strcmp(unit, "%"))
 		return ends_with(name, "_pct") ? NULL
-					       : "a percentage must end in _pct";
+			: "a percentage must end in _pct";
 	if (is_suffix_unit(unit)) {
 		snprintf(want, sizeof(want), "_%s", unit);
 		if (!ends_with(name, want))
@@ -138,9 +139,11 @@ bool metric_name_upgrade(const char *name, const char *unit, char *buf,
 		 * bonnie's "rate", "host:NAME" */
 		snprintf(buf, len, "%s_%s", name, unit);
 	} else if (!strcmp(unit, "s") && !strcmp(last, "s")) {
-		snprintf(buf, len, "%.*stime_s", (int)stem, name); /* "interval.2.s" */
+		/* "interval.2.s" */
+		snprintf(buf, len, "%.*stime_s", (int)stem, name);
 	} else if (!strcmp(unit, "B") && !strcmp(last, "bytes")) {
-		snprintf(buf, len, "%.*sdata_B", (int)stem, name); /* "trace.bytes" */
+		/* "trace.bytes" */
+		snprintf(buf, len, "%.*sdata_B", (int)stem, name);
 	} else if (!strcmp(unit, "B") && ends_with(name, "_bytes")) {
 		snprintf(buf, len, "%.*s_B", (int)(n - 6), name);
 	} else if (!strcmp(unit, "B") && !strcmp(name, "bytes_scanned")) {

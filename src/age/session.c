@@ -94,8 +94,8 @@ static void add_freesp(struct phase_rec *p, const struct frag_freesp *fsp)
 	phase_rec_add_metric(p, "free_max_extent_B", (double)fsp->max_extent,
 			     "B", BETTER_HIGHER);
 	if (fsp->groups)
-		phase_rec_add_metric(p, "free_group_frag_mean_pct", fsp->grp_mean,
-				     "%", BETTER_LOWER);
+		phase_rec_add_metric(p, "free_group_frag_mean_pct",
+				     fsp->grp_mean, "%", BETTER_LOWER);
 }
 
 static double fs_fullness(const char *dir)

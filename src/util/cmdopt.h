@@ -60,7 +60,7 @@ enum cmdopt_flags {
 	CMDOPT_NEGATE = 1 << 2, /* CMDOPT_FLAG: set the bool to false */
 	CMDOPT_ABOVE_MIN = 1 << 3, /* CMDOPT_DOUBLE: > dmin, not >= */
 	CMDOPT_BELOW_MAX = 1 << 4, /* CMDOPT_DOUBLE: < dmax, not <= */
-	CMDOPT_PERCENT = 1 << 5,   /* CMDOPT_DOUBLE: a trailing '%' is allowed */
+	CMDOPT_PERCENT = 1 << 5,   /* CMDOPT_DOUBLE: may end in '%' */
 };
 
 enum cmdopt_cmd_flags {
@@ -197,8 +197,8 @@ struct cmdopt_cmd {
  * choice. */
 #define CMDOPT_ENUMERATE(s, l, T, f, a, c, vals, d, h)                     \
 	{ .type = CMDOPT_ENUM, .short_name = (s), .long_name = (l),        \
-	  .off = offsetof(T, f) +                                          \
-		 0 * sizeof(char[sizeof(((T *)0)->f) == sizeof(int) ? 1 : -1]), \
+	  .off = offsetof(T, f) + 0 * sizeof(char[                         \
+		 sizeof(((T *)0)->f) == sizeof(int) ? 1 : -1]),            \
 	  .argh = (a), .help = (h), .choices = (c), .values = (vals),      \
 	  .def = (d) }
 #define CMDOPT_CHOOSE(s, l, T, f, a, c, h)                                 \

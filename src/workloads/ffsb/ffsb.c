@@ -360,8 +360,8 @@ static void record_run(struct ffsb_run *r, struct phase *ph,
 	free(lat);
 	phase_metric(ph, "transactions", (double)total, "transactions",
 		     BETTER_NONE);
-	phase_metric(ph, "transactions/s", (double)total / secs, "transactions/s",
-		     BETTER_HIGHER);
+	phase_metric(ph, "transactions/s", (double)total / secs,
+		     "transactions/s", BETTER_HIGHER);
 	phase_metric(ph, "elapsed_s", secs, "s", BETTER_NONE);
 	phase_metric(ph, "sync_s", ns_s(sync_ns), "s", BETTER_LOWER);
 	phase_metric(ph, "read_B", (double)rbytes, "B", BETTER_NONE);

@@ -81,7 +81,8 @@ void ffsb_report(FILE *out, const struct run_rec *run,
 		if (!have)
 			continue;
 		fprintf(out, "%18s : %14.0f %14.2f %11.3f%% %14.3f%% %14s\n",
-			ffsb_op_name(op), t, op_val(p, op, "transactions/s", NULL),
+			ffsb_op_name(op), t,
+			op_val(p, op, "transactions/s", NULL),
 			total ? 100.0 * t / total : 0.0,
 			op_val(p, op, "ffsb_weight_pct", NULL),
 			fmt_rate(rb, sizeof(rb),
