@@ -18,9 +18,6 @@
 #include "stats/stats.h"
 #include "util/util.h"
 
-/* The traced figures a reader looks for first (result.h). */
-#define trace_keys trace_key_metrics
-#define NR_TRACE_KEYS NR_TRACE_KEY_METRICS
 
 struct row {
 	int target_idx;          /* command-line index */
@@ -37,8 +34,8 @@ struct row {
 	size_t npw, npm, npf, apw, apm, apmw, apf, apfw, npmw, npfw;
 	const struct phase_rec *ranked; /* first instance run on MPI ranks */
 	const struct phase_rec *walled; /* first instance with a stonewall */
-	double tsum[NR_TRACE_KEYS];     /* traced figures, summed over reps */
-	size_t tn[NR_TRACE_KEYS];
+	double tsum[NR_TRACE_KEY_METRICS]; /* traced figures, summed over reps */
+	size_t tn[NR_TRACE_KEY_METRICS];
 };
 
 static struct row *find_row(struct row **rows, size_t *nr, size_t *alloc,
@@ -73,7 +70,7 @@ void summary_trace_figures(FILE *out, const char *indent, const double *v)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < NR_TRACE_KEYS; i++)
+	for (size_t i = 0; i < NR_TRACE_KEY_METRICS; i++)
 		any |= !isnan(v[i]);
 	if (!any)
 		return;
@@ -94,10 +91,12 @@ void summary_trace_figures(FILE *out, const char *indent, const double *v)
 void summary_phase_trace(FILE *out, const char *indent,
 			 const struct phase_rec *p)
 {
-	double v[NR_TRACE_KEYS];
+	double v[NR_TRACE_KEY_METRICS];
 
-	for (size_t i = 0; i < NR_TRACE_KEYS; i++) {
-		const struct metric *m = phase_rec_metric(p, trace_keys[i]);
+	for (size_t i = 0; i < NR_TRACE_KEY_METRICS; i++) {
+		const struct metric *m;
+
+		m = phase_rec_metric(p, trace_key_metrics[i]);
 
 		v[i] = m ? m->value : NAN;
 	}
@@ -281,8 +280,9 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 				row->ranked = p;
 			if (!row->walled && phase_rec_metric(p, "stonewall_s"))
 				row->walled = p;
-			for (size_t k = 0; k < NR_TRACE_KEYS; k++)
-				if ((m = phase_rec_metric(p, trace_keys[k])) &&
+			for (size_t k = 0; k < NR_TRACE_KEY_METRICS; k++)
+				if ((m = phase_rec_metric(p,
+						trace_key_metrics[k])) &&
 				    isfinite(m->value)) {
 					row->tsum[k] += m->value;
 					row->tn[k]++;
@@ -334,9 +334,9 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		if (row->walled)
 			print_stonewall(out, row->walled);
 		{
-			double v[NR_TRACE_KEYS];
+			double v[NR_TRACE_KEY_METRICS];
 
-			for (size_t k = 0; k < NR_TRACE_KEYS; k++)
+			for (size_t k = 0; k < NR_TRACE_KEY_METRICS; k++)
 				v[k] = row->tn[k] ? row->tsum[k] /
 						    (double)row->tn[k] : NAN;
 			summary_trace_figures(out, "                   ", v);
