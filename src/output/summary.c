@@ -97,7 +97,6 @@ void summary_phase_trace(FILE *out, const char *indent,
 		const struct metric *m;
 
 		m = phase_rec_metric(p, trace_key_metrics[i]);
-
 		v[i] = m ? m->value : NAN;
 	}
 	summary_trace_figures(out, indent, v);
