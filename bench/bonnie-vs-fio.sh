@@ -55,7 +55,7 @@ for w in json.load(open(sys.argv[1]))["run"]["workloads"]:
     for p in w["phases"]:
         if p["name"] in ("block-write", "block-read"):
             m = {x["name"]: x["value"] for x in p["metrics"]}
-            print(p["name"], m["rate"])
+            print(p["name"], m["rate_KiB/s"])
 PY
 		rm -f "$dir/fio.dat"
 		echo "block-write $(fio_job write "$inv")" >>"$work/fio.$mode"

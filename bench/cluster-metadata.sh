@@ -70,11 +70,11 @@ for np in 1 2 4 6; do
 		"$w" "$br" "$(x "$w" "$w1")" "$(x "$br" "$r1")"
 done
 echo
-echo "create files/s per host (the host:NAME rows) and the slowest host:"
+echo "create files/s per host (the host:NAME_files/s rows) and the slowest host:"
 for np in 2 4 6; do
-	rows=$(sqlite3 "$db" "select group_concat(substr(m.name, 6) || ' ' || printf('%.0f', m.value), ', ')
+	rows=$(sqlite3 "$db" "select group_concat(replace(substr(m.name, 6), '_files/s', '') || ' ' || printf('%.0f', m.value), ', ')
 		from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id
 		join runs r on w.run_id = r.id where r.tag = 'metadata-$np' and p.name = 'create'
 		and m.name like 'host:%'")
-	echo "  $np ranks: $rows; host_min $(m metadata-$np create host_min), host_mean $(m metadata-$np create host_mean)"
+	echo "  $np ranks: $rows; host_min $(m metadata-$np create host_min_files/s), host_mean $(m metadata-$np create host_mean_files/s)"
 done

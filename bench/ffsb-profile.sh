@@ -36,10 +36,10 @@ sqlite3 -separator ' ' "$work/r.db" "
 	from phases p
 	join wlruns w on p.wlrun_id = w.id
 	join targets t on w.target_id = t.id
-	join metrics m1 on m1.phase_id = p.id and m1.name = 'tps'
+	join metrics m1 on m1.phase_id = p.id and m1.name = 'transactions/s'
 	join metrics m2 on m2.phase_id = p.id and m2.name = 'cpu_pct'
 	where p.name = 'run' and p.status = 'ok'
 	group by t.idx order by t.idx" |
 	while read -r name fig; do printf '%-16s  %s\n' "$name" "$fig"; done
 echo
-"$fslab" compare --db "$work/r.db" ffsb-bench --metric tps 2>&1 || true
+"$fslab" compare --db "$work/r.db" ffsb-bench --metric transactions/s 2>&1 || true

@@ -62,9 +62,9 @@ static void rec_add_worker(struct phase_rec *rec, int worker,
  * The same spread per host, when the ranks run on more than one: a
  * host's work is the sum over its ranks, its time its earliest start to
  * its latest end, so its rate is what that client machine did.  Stored
- * as metric rows: hosts, host_min/max/mean, slowest_host (node index,
- * the host with the longest time) and one "host:NAME" rate per host, in
- * node order (see par_node_of).
+ * as metric rows: hosts, host_{min,max,mean}_UNIT, slowest_host (node
+ * index, the host with the longest time) and one "host:NAME_UNIT" rate
+ * per host, in node order (see par_node_of); UNIT is the rate's unit.
  */
 static void aggregate_hosts(struct phase_rec *rec,
 			    const struct par_share *all, int n,
@@ -109,9 +109,13 @@ static void aggregate_hosts(struct phase_rec *rec,
 	}
 	stats_summarize(rate, (size_t)nodes, &s);
 	phase_rec_add_metric(rec, "hosts", nodes, "hosts", BETTER_NONE);
-	phase_rec_add_metric(rec, "host_min", s.min, unit, BETTER_HIGHER);
-	phase_rec_add_metric(rec, "host_max", s.max, unit, BETTER_HIGHER);
-	phase_rec_add_metric(rec, "host_mean", s.mean, unit, BETTER_HIGHER);
+	/* statistics of a rate end in "_" + its unit (result.h) */
+	snprintf(name, sizeof(name), "host_min_%s", unit);
+	phase_rec_add_metric(rec, name, s.min, unit, BETTER_HIGHER);
+	snprintf(name, sizeof(name), "host_max_%s", unit);
+	phase_rec_add_metric(rec, name, s.max, unit, BETTER_HIGHER);
+	snprintf(name, sizeof(name), "host_mean_%s", unit);
+	phase_rec_add_metric(rec, name, s.mean, unit, BETTER_HIGHER);
 	phase_rec_add_metric(rec, "slowest_host", slowest, "host",
 			     BETTER_NONE);
 	for (int h = 0; h < nodes; h++) {
@@ -122,7 +126,7 @@ static void aggregate_hosts(struct phase_rec *rec,
 				host = par_host(i);
 				break;
 			}
-		snprintf(name, sizeof(name), "host:%s", host);
+		snprintf(name, sizeof(name), "host:%s_%s", host, unit);
 		phase_rec_add_metric(rec, name, rate[h], unit, BETTER_HIGHER);
 	}
 	free(first);
@@ -148,6 +152,7 @@ static void aggregate_ranks(struct phase_rec *rec,
 	const char *unit = rec->files ? "files/s" : "MiB/s";
 	int bad, slowest = 0;
 	struct stats_summary s;
+	char name[64];
 
 	memset(&mine, 0, sizeof(mine));
 	mine.start_ns = b->real_ns;
@@ -203,12 +208,17 @@ static void aggregate_ranks(struct phase_rec *rec,
 	rec->m.wall_ns = last - first;
 	stats_summarize(rate, (size_t)n, &s);
 	phase_rec_add_metric(rec, "ranks", n, "ranks", BETTER_NONE);
-	phase_rec_add_metric(rec, "rank_min", s.min, unit, BETTER_HIGHER);
-	phase_rec_add_metric(rec, "rank_max", s.max, unit, BETTER_HIGHER);
-	phase_rec_add_metric(rec, "rank_mean", s.mean, unit, BETTER_HIGHER);
-	if (n > 1)
-		phase_rec_add_metric(rec, "rank_sd", s.stddev, unit,
-				     BETTER_NONE);
+	/* statistics of a rate end in "_" + its unit (result.h) */
+	snprintf(name, sizeof(name), "rank_min_%s", unit);
+	phase_rec_add_metric(rec, name, s.min, unit, BETTER_HIGHER);
+	snprintf(name, sizeof(name), "rank_max_%s", unit);
+	phase_rec_add_metric(rec, name, s.max, unit, BETTER_HIGHER);
+	snprintf(name, sizeof(name), "rank_mean_%s", unit);
+	phase_rec_add_metric(rec, name, s.mean, unit, BETTER_HIGHER);
+	if (n > 1) {
+		snprintf(name, sizeof(name), "rank_sd_%s", unit);
+		phase_rec_add_metric(rec, name, s.stddev, unit, BETTER_NONE);
+	}
 	phase_rec_add_metric(rec, "slowest_rank", slowest, "rank",
 			     BETTER_NONE);
 	aggregate_hosts(rec, all, n, unit);

@@ -4,6 +4,7 @@
  */
 #include "result.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,137 @@ void phase_rec_add_metric(struct phase_rec *p, const char *name, double value,
 	m->value = value;
 	m->unit = xstrdup(unit ? unit : "");
 	m->better = better;
+}
+
+const char *const trace_key_metrics[] = {
+	"trace.seeks", "trace.seeks/s", "trace.seekdist_median",
+	"trace.layout_score", "trace.lat_p50_ms", "trace.lat_p99_ms", NULL,
+};
+_Static_assert(sizeof(trace_key_metrics) / sizeof(trace_key_metrics[0]) ==
+	       NR_TRACE_KEY_METRICS + 1, "NR_TRACE_KEY_METRICS");
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* The last component of a dotted name: "trace.ts.3.iops" -> "iops". */
+static const char *last_part(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot ? dot + 1 : name;
+}
+
+static bool is_rate_unit(const char *unit)
+{
+	return ends_with(unit, "/s");
+}
+
+/* Units whose figures end in "_" + the unit itself. */
+static bool is_suffix_unit(const char *unit)
+{
+	static const char *const u[] = { "s", "ms", "B", "KiB", "MiB", "GiB",
+					 "MHz" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(u); i++)
+		if (!strcmp(unit, u[i]))
+			return true;
+	return false;
+}
+
+const char *metric_name_check(const char *name, const char *unit)
+{
+	static const char *const retired[] = { "_bytes", "bytes", "_mib",
+					       "_kib", "_gib", "mib_s",
+					       "files_s", "seeks_s", "ops_s" };
+	static const char *const suffixes[] = { "/s", "_s", "_ms", "_B",
+						"_KiB", "_MiB", "_GiB", "_pct",
+						"_MHz" };
+	const char *last;
+	char want[32];
+
+	if (!name || !*name)
+		return "empty name";
+	if (isspace((unsigned char)name[0]) ||
+	    isspace((unsigned char)name[strlen(name) - 1]))
+		return "blank at an end";
+	last = last_part(name);
+	for (size_t i = 0; i < ARRAY_SIZE(retired); i++)
+		if (ends_with(name, retired[i]))
+			return "a retired spelling (bytes are _B, rates "
+			       "end in /s)";
+	if (!strcmp(last, "tps") || !strcmp(last, "iops"))
+		return "a rate must end in /s";
+	if (!unit)
+		return NULL;
+	if (is_rate_unit(unit))
+		return ends_with(name, "/s") ? NULL : "a rate must end in /s";
+	if (!strcmp(unit, "%"))
+		return ends_with(name, "_pct") ? NULL
+			: "a percentage must end in _pct";
+	if (is_suffix_unit(unit)) {
+		snprintf(want, sizeof(want), "_%s", unit);
+		if (!ends_with(name, want))
+			return !strcmp(unit, "s") ? "a duration must end in _s"
+			       : !strcmp(unit, "ms") ? "latency must end in _ms"
+			       : "a size must end in _ its unit (_B, _MiB)";
+		return NULL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
+		if (ends_with(name, suffixes[i]))
+			return "a count or ratio must not end in a unit suffix";
+	return NULL;
+}
+
+bool metric_name_upgrade(const char *name, const char *unit, char *buf,
+			 size_t len, const char **new_unit)
+{
+	size_t n = strlen(name), stem;
+	const char *last = last_part(name);
+
+	*new_unit = unit;
+	if (!metric_name_check(name, unit ? unit : ""))
+		return false;
+	stem = (size_t)(last - name);
+	if (!unit)
+		unit = "";
+	if (!strcmp(last, "iops")) {
+		/* requests per second, beside "trace.requests" */
+		snprintf(buf, len, "%.*srequests/s", (int)stem, name);
+		*new_unit = "requests/s";
+	} else if (!strcmp(last, "tps")) {
+		snprintf(buf, len, "%.*stransactions/s", (int)stem, name);
+	} else if (is_rate_unit(unit) && ends_with(name, "_s")) {
+		/* "disk.mib_s", "trace.ts.3.seeks_s", "interval.2.files_s" */
+		if (!strcmp(last, "mib_s"))
+			snprintf(buf, len, "%.*sMiB/s", (int)stem, name);
+		else
+			snprintf(buf, len, "%.*s/s", (int)(n - 2), name);
+	} else if (is_rate_unit(unit)) {
+		/* a statistic of a rate: "rank_min", "summary/patch.avg",
+		 * bonnie's "rate", "host:NAME" */
+		snprintf(buf, len, "%s_%s", name, unit);
+	} else if (!strcmp(unit, "s") && !strcmp(last, "s")) {
+		/* "interval.2.s" */
+		snprintf(buf, len, "%.*stime_s", (int)stem, name);
+	} else if (!strcmp(unit, "B") && !strcmp(last, "bytes")) {
+		/* "trace.bytes" */
+		snprintf(buf, len, "%.*sdata_B", (int)stem, name);
+	} else if (!strcmp(unit, "B") && ends_with(name, "_bytes")) {
+		snprintf(buf, len, "%.*s_B", (int)(n - 6), name);
+	} else if (!strcmp(unit, "B") && !strcmp(name, "bytes_scanned")) {
+		snprintf(buf, len, "scanned_B");
+	} else if (!strcmp(unit, "%")) {
+		snprintf(buf, len, "%s_pct", name);
+	} else if (is_suffix_unit(unit)) {
+		snprintf(buf, len, "%s_%s", name, unit);
+	} else {
+		return false;  /* breaks the rule, but no older spelling */
+	}
+	return true;
 }
 
 const char *latency_metric_name(char *buf, size_t len, const char *prefix,

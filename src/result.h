@@ -139,6 +139,46 @@ struct run_rec {
 struct lathist;
 
 /*
+ * The metric naming rule, for every figure any workload or module stores
+ * (checked when a metric is stored; see metric_name_check()):
+ *
+ *   rates        end in "/s", the unit's own spelling where it has one:
+ *                "MiB/s", "files/s", "seeks/s", "transactions/s",
+ *                "trace.seeks/s", "disk.MiB/s", "interval.3.files/s";
+ *                a statistic of a rate ends in "_" + its unit
+ *                ("rank_min_MiB/s", "summary/patch.avg_MiB/s")
+ *   durations    end in "_s", seconds: "wall_s", "sync_s", "disk.seek_s"
+ *   latency      [PREFIX.]lat_{p50,p95,p99,max,mean}_ms (below)
+ *   sizes        end in their unit: "_B" for bytes ("free_B", "read_B",
+ *                "trace.data_B"; never "_bytes"), "_MiB" for MiB
+ *   percentages  end in "_pct" (unit "%"); frequencies in "_MHz"
+ *   counts, ratios, scores and flags  are bare nouns ("seeks",
+ *                "trace.requests", "layout_score") and end in none of the
+ *                suffixes above
+ *
+ * Namespaces take a dot ("trace.", "disk.", "interval.N.").  Older
+ * stores hold names from before the rule; the store loads them through
+ * metric_name_upgrade(), so earlier runs compare with new ones.
+ */
+/*
+ * NULL when name suits unit under the rule above, else why not (a static
+ * string).  unit NULL checks the name alone (a key metric's "phase/name"
+ * has no unit): only spellings the rule retired are refused then.
+ */
+const char *metric_name_check(const char *name, const char *unit);
+/*
+ * The name (and unit) a metric stored under an older spelling has
+ * today: true and the new name in buf (*new_unit: the new unit, or unit
+ * itself) when name breaks the rule for unit, false when it is current.
+ */
+bool metric_name_upgrade(const char *name, const char *unit, char *buf,
+			 size_t len, const char **new_unit);
+/* The traced figures a reader looks for first (summaries and compare's
+ * default rows), in the order printed; NULL-terminated. */
+extern const char *const trace_key_metrics[];
+#define NR_TRACE_KEY_METRICS 6
+
+/*
  * Latency figures follow one rule in every workload: PREFIX.lat_p50_ms,
  * lat_p95_ms, lat_p99_ms, lat_max_ms and lat_mean_ms (without "PREFIX."
  * when prefix is NULL), in milliseconds, lower is better.  This adds

@@ -154,7 +154,8 @@ struct workload {
 			   size_t nr_groups);
 	/*
 	 * The figures that decide "better or worse", as "phase/metric"
-	 * ("summary/patch.avg", "read/MiB/s"), NULL-terminated; may be NULL.
+	 * ("summary/patch.avg_MiB/s", "read/MiB/s"), NULL-terminated; may be
+	 * NULL.
 	 * compare uses them for its roll-up and --fail-on-regression, and
 	 * run --until-cov watches the first.
 	 */

@@ -13,12 +13,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* --data: how files get their bytes; true (non-zero) means written */
+enum age_data { AGE_DATA_FALLOCATE = 0, AGE_DATA_WRITE = 1 };
+
 struct age_args {
 	const char *path, *target, *profile, *record, *replay, *save;
 	const char *check, *db, *scratch, *tag, *with, *ops;
 	double fullness, tolerance, budget_x, time_s;
 	uint64_t seed, budget, max_ops, survey_every;
-	bool data, final_set, quiet;
+	enum age_data data;
+	bool final_set, quiet;
 };
 
 /*

@@ -4,6 +4,7 @@
  * engine (build the target, age it to a profile or by replaying an op
  * log, survey, save a golden copy) is age/session.c.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,52 +16,11 @@
 #include "util/defaults.h"
 #include "util/util.h"
 
-static int set_fullness(const struct cmdopt *o, void *field, const char *arg,
-			char *err, size_t errlen)
-{
-	double *f = field;
-	char *end;
-
-	(void)o;
-	*f = strtod(arg, &end);
-	if (end == arg || *end || !(*f > 0 && *f < 1)) {
-		snprintf(err, errlen, "--fullness must be between 0 and 1, "
-			 "not '%s'", arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int set_u64(const struct cmdopt *o, void *field, const char *arg,
-		   char *err, size_t errlen)
-{
-	if (parse_u64(arg, field) < 0) {
-		snprintf(err, errlen, "bad --%s '%s'", o->long_name, arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int set_positive(const struct cmdopt *o, void *field,
-			const char *arg, char *err, size_t errlen)
-{
-	double *d = field;
-	char *end;
-
-	*d = strtod(arg, &end);
-	if (end == arg || *end || !(*d > 0)) {
-		snprintf(err, errlen, "bad --%s '%s'", o->long_name, arg);
-		return -1;
-	}
-	return 0;
-}
-
-/* A size, or N x the filesystem's capacity.  Its row is on `path`, the
- * first member: it gets the whole struct age_args. */
-static int set_budget(const struct cmdopt *o, void *field, const char *arg,
+/* A size, or N x the filesystem's capacity: two fields. */
+static int set_budget(const struct cmdopt *o, void *args, const char *arg,
 		      char *err, size_t errlen)
 {
-	struct age_args *a = field;
+	struct age_args *a = args;
 	size_t len = strlen(arg);
 	char *end;
 
@@ -78,20 +38,7 @@ static int set_budget(const struct cmdopt *o, void *field, const char *arg,
 	return 0;
 }
 
-static int set_data(const struct cmdopt *o, void *field, const char *arg,
-		    char *err, size_t errlen)
-{
-	bool *write = field;
-
-	(void)o;
-	if (!strcmp(arg, "write") || !strcmp(arg, "fallocate")) {
-		*write = !strcmp(arg, "write");
-		return 0;
-	}
-	snprintf(err, errlen, "--data is 'write' or 'fallocate', not '%s'",
-		 arg);
-	return -1;
-}
+static const int age_data_values[] = { AGE_DATA_WRITE, AGE_DATA_FALLOCATE };
 
 static const struct cmdopt age_table[] = {
 	CMDOPT_STR_C('t', "target", struct age_args, target, "SPEC",
@@ -101,27 +48,30 @@ static const struct cmdopt age_table[] = {
 	CMDOPT_STR_C('p', "profile", struct age_args, profile, "NAME|FILE",
 		     CMDOPT_C_FILE,
 		     "desktop (default), compile-farm, or a profile file"),
-	CMDOPT_CB('f', "fullness", struct age_args, fullness, "F",
-		  set_fullness, "target fullness of the filesystem ("
-		  FSLAB_STR(FSLAB_DEFAULT_FULLNESS) ")"),
-	CMDOPT_CB('s', "seed", struct age_args, seed, "N", set_u64,
-		  "seed of the op sequence ("
-		  FSLAB_STR(FSLAB_DEFAULT_AGE_SEED) ")"),
+	CMDOPT_DBL_OPEN('f', "fullness", struct age_args, fullness, "F", 0, 1,
+			FSLAB_STR(FSLAB_DEFAULT_FULLNESS),
+			"target fullness of the filesystem, above 0 and below "
+			"1"),
+	CMDOPT_UINT64('s', "seed", struct age_args, seed, "N",
+		      FSLAB_STR(FSLAB_DEFAULT_AGE_SEED),
+		      "seed of the op sequence"),
 	CMDOPT_STR(0, "ops", struct age_args, ops, "MIX",
 		   "operation mix, e.g. create=4,delete=3,append=2,"
 		   "truncate=1"),
-	CMDOPT_CB(0, "budget", struct age_args, path, "N[x]", set_budget,
-		  "stop after N bytes, or N x capacity ("
-		  FSLAB_STR(FSLAB_DEFAULT_AGE_BUDGET_X) "x)"),
-	CMDOPT_CB(0, "time", struct age_args, time_s, "SECS", set_positive,
-		  "stop after this wall time (cuts the log)"),
-	CMDOPT_CB(0, "max-ops", struct age_args, max_ops, "N", set_u64,
-		  "stop after N operations"),
-	CMDOPT_DBL(0, "tolerance", struct age_args, tolerance, "T", 0, 0,
-		   "convergence distance ("
-		   FSLAB_STR(FSLAB_DEFAULT_AGE_TOLERANCE) ")"),
-	CMDOPT_CB(0, "data", struct age_args, data, "MODE", set_data,
-		  "write (default) or fallocate"),
+	CMDOPT_ARGS_CB(0, "budget", "N[x]", set_budget,
+		       "stop after N bytes, or N x capacity (default: "
+		       FSLAB_STR(FSLAB_DEFAULT_AGE_BUDGET_X) "x)"),
+	CMDOPT_DBL_OPEN(0, "time", struct age_args, time_s, "SECS", 0,
+			HUGE_VAL, NULL,
+			"stop after this wall time (cuts the log)"),
+	CMDOPT_UINT64(0, "max-ops", struct age_args, max_ops, "N", NULL,
+		      "stop after N operations"),
+	CMDOPT_DBL(0, "tolerance", struct age_args, tolerance, "T", 0,
+		   HUGE_VAL, FSLAB_STR(FSLAB_DEFAULT_AGE_TOLERANCE),
+		   "convergence distance"),
+	CMDOPT_ENUMERATE(0, "data", struct age_args, data, "MODE",
+			 "write|fallocate", age_data_values, "write",
+			 "write the files' data or fallocate it"),
 	CMDOPT_STR(0, "record", struct age_args, record, "LOG",
 		   "write the op log"),
 	CMDOPT_STR(0, "replay", struct age_args, replay, "LOG",
@@ -133,8 +83,8 @@ static const struct cmdopt age_table[] = {
 		     CMDOPT_C_WORKLOAD,
 		     "run a workload (compilebench:runs=10) in the directory "
 		     "first, as part of the aging"),
-	CMDOPT_CB(0, "survey-every", struct age_args, survey_every, "K",
-		  set_u64, "fragmentation survey every K operations"),
+	CMDOPT_UINT64(0, "survey-every", struct age_args, survey_every, "K",
+		      NULL, "fragmentation survey every K operations"),
 	CMDOPT_STR(0, "save", struct age_args, save, "NAME",
 		   "keep the aged image as a golden copy (needs --target; use "
 		   "it as aged:NAME)"),
@@ -179,7 +129,7 @@ static int parse_args(int argc, char **argv, struct age_args *a)
 	a->seed = FSLAB_DEFAULT_AGE_SEED;
 	a->tolerance = FSLAB_DEFAULT_AGE_TOLERANCE;
 	a->budget_x = FSLAB_DEFAULT_AGE_BUDGET_X;
-	a->data = true;
+	a->data = AGE_DATA_WRITE;
 	a->scratch = TARGET_DEFAULT_SCRATCH;
 	argi = cmdopt_parse(&cmd_age_opts, argc, argv, a);
 	if (argi < 0)

@@ -4,6 +4,7 @@
  * unit-test binaries, which link every object but main.o, can link the
  * commands too.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,59 +12,9 @@
 #include "cmd.h"
 #include "compare/compare.h"
 
-/* --min-wall MS into compare_opts.min_wall_s (seconds). */
-static int set_min_wall(const struct cmdopt *o, void *field, const char *arg,
-			char *err, size_t errlen)
-{
-	double *s = field, ms;
-	char *end;
-
-	(void)o;
-	ms = strtod(arg, &end);
-	if (end == arg || *end || !(ms >= 0)) {
-		snprintf(err, errlen, "--min-wall wants milliseconds, not "
-			 "'%s'", arg);
-		return -1;
-	}
-	*s = ms / 1e3;
-	return 0;
-}
-
-static int set_alpha(const struct cmdopt *o, void *field, const char *arg,
-		     char *err, size_t errlen)
-{
-	double *a = field;
-	char *end;
-
-	(void)o;
-	*a = strtod(arg, &end);
-	if (end == arg || *end || !(*a > 0 && *a < 1)) {
-		snprintf(err, errlen, "--alpha wants a level between 0 and 1, "
-			 "not '%s'", arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int set_adjust(const struct cmdopt *o, void *field, const char *arg,
-		      char *err, size_t errlen)
-{
-	enum cmp_adjust *a = field;
-
-	(void)o;
-	if (!strcmp(arg, "holm"))
-		*a = CMP_ADJUST_HOLM;
-	else if (!strcmp(arg, "bh"))
-		*a = CMP_ADJUST_BH;
-	else if (!strcmp(arg, "none"))
-		*a = CMP_ADJUST_NONE;
-	else {
-		snprintf(err, errlen, "--adjust is holm, bh or none, not '%s'",
-			 arg);
-		return -1;
-	}
-	return 0;
-}
+static const int adjust_values[] = {
+	CMP_ADJUST_HOLM, CMP_ADJUST_BH, CMP_ADJUST_NONE,
+};
 
 const struct cmdopt cmd_filter_opts[] = {
 	CMDOPT_STR(0, "metric", struct compare_opts, metric, "GLOB",
@@ -74,20 +25,22 @@ const struct cmdopt cmd_filter_opts[] = {
 		    "every metric, not just the workload's key metrics (and, "
 		    "with --long, MiB/s, files/s and wall_s of every phase)"),
 	CMDOPT_DBL(0, "min-change", struct compare_opts, min_change_pct,
-		   "PCT", 0, 0,
+		   "PCT", 0, HUGE_VAL, "2",
 		   "practical threshold: a significant change smaller than "
-		   "PCT % is no change (default 2)"),
-	CMDOPT_CB(0, "min-wall", struct compare_opts, min_wall_s, "MS",
-		  set_min_wall,
-		  "phases whose mean wall time is under MS milliseconds in "
-		  "every configuration are too short to judge (default 50)"),
-	CMDOPT_CB(0, "alpha", struct compare_opts, alpha, "LEVEL", set_alpha,
-		  "significance level of the adjusted p-values (default "
-		  "0.05)"),
-	CMDOPT_CB(0, "adjust", struct compare_opts, adjust, "METHOD",
-		  set_adjust,
-		  "multiplicity adjustment over the key metrics tested: holm "
-		  "(default), bh or none"),
+		   "PCT % is no change"),
+	CMDOPT_DBL_SCALED(0, "min-wall", struct compare_opts, min_wall_s,
+			  "MS", 0, HUGE_VAL, 1e-3, "50",
+			  "phases whose mean wall time is under MS "
+			  "milliseconds in every configuration are too short "
+			  "to judge"),
+	CMDOPT_DBL_OPEN(0, "alpha", struct compare_opts, alpha, "LEVEL", 0, 1,
+			"0.05",
+			"significance level of the adjusted p-values, above 0 "
+			"and below 1"),
+	CMDOPT_ENUMERATE(0, "adjust", struct compare_opts, adjust, "METHOD",
+			 "holm|bh|none", adjust_values, "holm",
+			 "multiplicity adjustment over the key metrics tested: "
+			 "holm, bh or none"),
 	CMDOPT_BOOL(0, "allow-option-mismatch", struct compare_opts,
 		    allow_option_mismatch,
 		    "compare runs whose workload options differ (refused "

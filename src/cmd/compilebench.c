@@ -6,6 +6,7 @@
  * any `fslab run` of the compilebench workload on a dir: target.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,7 +21,7 @@
 struct cli {
 	long long initial_dirs, runs;
 	const char *dir, *sources, *trace, *device, *db, *data, *compat;
-	const char *buffer_size, *seed;
+	uint64_t buffer_size, seed;
 	bool makej, no_sync, dry_run;
 };
 
@@ -36,8 +37,8 @@ static const struct cmdopt compilebench_table[] = {
 	CMDOPT_STR_C('s', "sources", struct cli, sources, "DIR", CMDOPT_C_DIR,
 		     "compilebench's dataset-* files (default: the built-in "
 		     "kernel-like model)"),
-	CMDOPT_STR('b', "buffer-size", struct cli, buffer_size, "N",
-		   "read/write buffer in bytes (262144)"),
+	CMDOPT_BYTES('b', "buffer-size", struct cli, buffer_size, "N",
+		     "262144", "read/write buffer in bytes"),
 	CMDOPT_BOOL('m', "makej", struct cli, makej,
 		    "compile, read and delete the initial trees only"),
 	CMDOPT_BOOL('n', "no-sync", struct cli, no_sync,
@@ -47,13 +48,13 @@ static const struct cmdopt compilebench_table[] = {
 		   "used"),
 	CMDOPT_STR_C('d', "device", struct cli, device, "DEV", CMDOPT_C_FILE,
 		     "accepted for compatibility with -t"),
-	/* --data and --compat are checked by the workload's own table */
-	CMDOPT_STR(0, "data", struct cli, data, "a|random",
-		   "file contents ('a' like compilebench)"),
-	CMDOPT_STR(0, "compat", struct cli, compat, "py3|fixed",
-		   "py3 keeps compilebench's counting quirks"),
-	CMDOPT_STR(0, "seed", struct cli, seed, "N",
-		   "random seed (" FSLAB_STR(FSLAB_DEFAULT_SEED) ")"),
+	/* passed on as text to the workload's own table */
+	CMDOPT_CHOOSE(0, "data", struct cli, data, "a|random", "a|random",
+		      "file contents ('a' like compilebench)"),
+	CMDOPT_CHOOSE(0, "compat", struct cli, compat, "py3|fixed",
+		      "py3|fixed", "py3 keeps compilebench's counting quirks"),
+	CMDOPT_UINT64(0, "seed", struct cli, seed, "N",
+		      FSLAB_STR(FSLAB_DEFAULT_SEED), "random seed"),
 	CMDOPT_BOOL(0, "dry-run", struct cli, dry_run,
 		    "print the planned ops, touch no disk"),
 	CMDOPT_STR_C(0, "db", struct cli, db, "PATH", CMDOPT_C_FILE,
@@ -71,21 +72,13 @@ const struct cmdopt_cmd cmd_compilebench_opts = {
 	.opts = compilebench_table,
 };
 
-static int bad(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "fslab compilebench: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
 static int set_opt(const struct run_workload *w, const char *key,
 		   const char *val)
 {
 	char err[256];
 
 	if (opt_set(w->wl->opts, w->opts, key, val, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fslab compilebench: %s\n", err);
+		cmdopt_usage_error(&cmd_compilebench_opts, "%s", err);
 		return -1;
 	}
 	return 0;
@@ -93,27 +86,29 @@ static int set_opt(const struct run_workload *w, const char *key,
 
 static int fill_workload(const struct cli *c, struct run_workload *w)
 {
-	char err[256], num[32];
+	char err[256], num[32], seed[32], buf[32];
 
 	if (run_workload_parse("compilebench", w, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fslab compilebench: %s\n", err);
+		cmdopt_usage_error(&cmd_compilebench_opts, "%s", err);
 		return -1;
 	}
+	snprintf(seed, sizeof(seed), "%" PRIu64, c->seed);
+	snprintf(buf, sizeof(buf), "%" PRIu64, c->buffer_size);
 	snprintf(num, sizeof(num), "%lld", c->initial_dirs);
 	if (set_opt(w, "initial-dirs", num))
 		return -1;
 	snprintf(num, sizeof(num), "%lld", c->runs);
 	if (set_opt(w, "runs", num) ||
 	    (c->sources && set_opt(w, "sources", c->sources)) ||
-	    (c->buffer_size && set_opt(w, "buffer-size", c->buffer_size)) ||
+	    set_opt(w, "buffer-size", buf) ||
 	    set_opt(w, "makej", c->makej ? "yes" : "no") ||
 	    set_opt(w, "no-sync", c->no_sync ? "yes" : "no") ||
 	    (c->data && set_opt(w, "data", c->data)) ||
 	    (c->compat && set_opt(w, "compat", c->compat)) ||
-	    (c->seed && set_opt(w, "seed", c->seed)))
+	    set_opt(w, "seed", seed))
 		return -1;
 	if (w->wl->check && w->wl->check(w->opts, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fslab compilebench: %s\n", err);
+		cmdopt_usage_error(&cmd_compilebench_opts, "%s", err);
 		return -1;
 	}
 	return 0;
@@ -124,7 +119,7 @@ static int dry_run(const struct cli *c)
 {
 	struct cb_params par = {
 		.initial_dirs = (int)c->initial_dirs, .runs = (int)c->runs,
-		.makej = c->makej, .compat = CB_COMPAT_PY3, .seed = FSLAB_DEFAULT_SEED,
+		.makej = c->makej, .compat = CB_COMPAT_PY3, .seed = c->seed,
 	};
 	struct cb_sets sets;
 	struct cb_state st;
@@ -132,8 +127,6 @@ static int dry_run(const struct cli *c)
 	/* the values were already checked by the option table */
 	if (c->compat && !strcmp(c->compat, "fixed"))
 		par.compat = CB_COMPAT_FIXED;
-	if (c->seed && parse_u64(c->seed, &par.seed) < 0)
-		return bad("bad --seed '%s'", c->seed);
 	if (c->sources && *c->sources) {
 		if (cb_sets_load(&sets, c->sources) < 0)
 			return EXIT_USAGE;
@@ -163,6 +156,7 @@ int cmd_compilebench(int argc, char **argv)
 {
 	struct cli c = {
 		.initial_dirs = 30, .runs = 100, .dir = "/mnt/default",
+		.buffer_size = 262144, .seed = FSLAB_DEFAULT_SEED,
 	};
 	struct run_config cfg;
 	struct target_spec ts;
@@ -201,7 +195,7 @@ int cmd_compilebench(int argc, char **argv)
 	}
 	spec = xasprintf("dir:%s", c.dir);
 	if (target_spec_parse(spec, &ts, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fslab compilebench: %s\n", err);
+		cmdopt_usage_error(&cmd_compilebench_opts, "%s", err);
 		free(spec);
 		run_workload_release(&w);
 		return EXIT_USAGE;

@@ -33,10 +33,11 @@ struct frag_args {
 	bool json, list, no_freesp, have_bins;
 };
 
-static int set_bins(const struct cmdopt *opt, void *field, const char *arg,
+/* The edges, their text and that they were given: three fields. */
+static int set_bins(const struct cmdopt *opt, void *args, const char *arg,
 		    char *err, size_t errlen)
 {
-	struct frag_args *a = field;
+	struct frag_args *a = args;
 
 	(void)opt;
 	if (frag_bins_parse(arg, &a->bins, err, errlen) < 0)
@@ -52,9 +53,9 @@ static const struct cmdopt frag_table[] = {
 	CMDOPT_CLEAR(0, "no-sync", struct frag_args, o.sync,
 		     "do not ask FIEMAP to write back first (delayed "
 		     "allocations then show as delalloc extents)"),
-	CMDOPT_CB(0, "bins", struct frag_args, o, "LIST", set_bins,
-		  "size bin edges, e.g. 0,4k,64k,1M,1G (default: the getdents "
-		  "mail's B/K/M/G bins)"),
+	CMDOPT_ARGS_CB(0, "bins", "LIST", set_bins,
+		       "size bin edges, e.g. 0,4k,64k,1M,1G (default: the "
+		       "getdents mail's B/K/M/G bins)"),
 	CMDOPT_INTEGER(0, "worst", struct frag_args, worst, "N", 0, 100000,
 		       "list the N most fragmented files (default 10)"),
 	CMDOPT_BOOL(0, "xdev", struct frag_args, o.xdev,

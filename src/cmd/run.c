@@ -32,24 +32,28 @@ static const char *const default_suite[] = {
 };
 static const char default_target[] = "ext4";
 
-/*
- * cfg comes first: the callbacks of rows on it (--target, --workload,
- * --trace) are handed &cfg, which is the whole struct run_args.
- */
+enum run_order { ORDER_BALANCED, ORDER_FIXED, ORDER_BLOCKED };
+/* "interleaved" is fixed's old name: accepted, not shown */
+static const int order_values[] = {
+	ORDER_BALANCED, ORDER_FIXED, ORDER_BLOCKED, ORDER_FIXED,
+};
+
 struct run_args {
 	struct run_config cfg;
 	size_t alloc_t, alloc_w;
 	struct cmdopt_store store;
 	bool no_store, tracing, quiet, no_space_check;
 	long long repeat, max_repeat;
-	const char *order, *aged_profile, *trace, *pause, *disk_model;
+	enum run_order order;
+	const char *aged_profile, *trace, *pause, *disk_model;
 	const char *co_metrics;
 };
 
-static int add_target(const struct cmdopt *o, void *field, const char *arg,
+/* --target, --workload and --trace fill several fields of run_args. */
+static int add_target(const struct cmdopt *o, void *args, const char *arg,
 		      char *err, size_t errlen)
 {
-	struct run_args *a = field;
+	struct run_args *a = args;
 	struct run_config *cfg = &a->cfg;
 	char why[512];
 
@@ -64,10 +68,10 @@ static int add_target(const struct cmdopt *o, void *field, const char *arg,
 	return 0;
 }
 
-static int add_workload(const struct cmdopt *o, void *field, const char *arg,
+static int add_workload(const struct cmdopt *o, void *args, const char *arg,
 			char *err, size_t errlen)
 {
-	struct run_args *a = field;
+	struct run_args *a = args;
 	struct run_config *cfg = &a->cfg;
 
 	(void)o;
@@ -78,42 +82,12 @@ static int add_workload(const struct cmdopt *o, void *field, const char *arg,
 	return 0;
 }
 
-static int set_seed(const struct cmdopt *o, void *field, const char *arg,
-		    char *err, size_t errlen)
-{
-	(void)o;
-	if (parse_u64(arg, field) < 0) {
-		snprintf(err, errlen, "--seed takes a non-negative integer, "
-			 "not '%s'", arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int set_until_cov(const struct cmdopt *o, void *field,
-			 const char *arg, char *err, size_t errlen)
-{
-	double *cov = field;
-	char *end;
-
-	(void)o;
-	*cov = strtod(arg, &end);
-	if (*end == '%')
-		end++;
-	if (!*arg || *end || !(*cov > 0) || *cov > 1000) {
-		snprintf(err, errlen, "--until-cov takes a percentage above 0, "
-			 "not '%s'", arg);
-		return -1;
-	}
-	return 0;
-}
-
 /* Registered once the workloads are known, to check the phase names
  * against them first. */
-static int set_trace(const struct cmdopt *o, void *field, const char *arg,
+static int set_trace(const struct cmdopt *o, void *args, const char *arg,
 		     char *err, size_t errlen)
 {
-	struct run_args *a = field;
+	struct run_args *a = args;
 
 	(void)o, (void)err, (void)errlen;
 	a->tracing = true;
@@ -148,31 +122,31 @@ static int set_pause(const struct cmdopt *o, void *field, const char *arg,
 }
 
 static const struct cmdopt run_table[] = {
-	CMDOPT_CB_C('t', "target", struct run_args, cfg, "SPEC", add_target,
-		    CMDOPT_C_TARGET,
-		    "filesystem under test (repeatable); default 'ext4' (see "
-		    "'fslab help targets')"),
-	CMDOPT_CB_C('w', "workload", struct run_args, cfg,
-		    "NAME[:key=val,...]", add_workload, CMDOPT_C_WORKLOAD,
-		    "workload to run (repeatable); default suite: "
-		    "compilebench:initial-dirs=10,runs=30 (see 'fslab list' "
-		    "for workloads and options)"),
+	CMDOPT_ARGS_CB_C('t', "target", "SPEC", add_target, CMDOPT_C_TARGET,
+			 "filesystem under test (repeatable); default 'ext4' "
+			 "(see 'fslab help targets')"),
+	CMDOPT_ARGS_CB_C('w', "workload", "NAME[:key=val,...]", add_workload,
+			 CMDOPT_C_WORKLOAD,
+			 "workload to run (repeatable); default suite: "
+			 "compilebench:initial-dirs=10,runs=30 (see 'fslab "
+			 "list' for workloads and options)"),
 	CMDOPT_INTEGER('n', "repeat", struct run_args, repeat, "N", 1, 100000,
 		       "repetitions per target (default 1; with --until-cov "
 		       "the minimum)"),
-	CMDOPT_CHOOSE(0, "order", struct run_args, order, "MODE",
-		      "balanced|fixed|interleaved|blocked",
-		      "balanced (default: each repetition in another order, "
-		      "every target in every position equally often), fixed "
-		      "(A B A B; 'interleaved' is its old name) or blocked "
-		      "(A A B B)"),
+	CMDOPT_ENUMERATE(0, "order", struct run_args, order, "MODE",
+			 "balanced|fixed|blocked|interleaved", order_values,
+			 "balanced",
+			 "balanced (each repetition in another order, every "
+			 "target in every position equally often), fixed "
+			 "(A B A B; 'interleaved' is its old name) or blocked "
+			 "(A A B B)"),
 	CMDOPT_BOOL(0, "reuse", struct run_args, cfg.reuse,
 		    "run every repetition on the same filesystem instead of a "
 		    "freshly made one"),
-	CMDOPT_CB(0, "until-cov", struct run_args, cfg.until_cov, "P",
-		  set_until_cov,
-		  "add repetitions until the key metric's coefficient of "
-		  "variation is <= P %"),
+	CMDOPT_PCT(0, "until-cov", struct run_args, cfg.until_cov, "P", 0,
+		   1000, NULL,
+		   "add repetitions until the key metric's coefficient of "
+		   "variation is <= P %"),
 	CMDOPT_INTEGER(0, "max-repeat", struct run_args, max_repeat, "N", 1,
 		       100000,
 		       "at most N repetitions with --until-cov (default 10)"),
@@ -185,14 +159,14 @@ static const struct cmdopt run_table[] = {
 		     TARGET_DEFAULT_SCRATCH ")"),
 	CMDOPT_STR(0, "tag", struct run_args, cfg.tag, "LABEL",
 		   "label the run for 'fslab show LABEL'"),
-	CMDOPT_CB(0, "seed", struct run_args, cfg.seed, "N", set_seed,
-		  "run seed (default " FSLAB_STR(FSLAB_DEFAULT_SEED) ")"),
+	CMDOPT_UINT64(0, "seed", struct run_args, cfg.seed, "N",
+		      FSLAB_STR(FSLAB_DEFAULT_SEED), "run seed"),
 	CMDOPT_STR(0, "json", struct run_args, cfg.json, "FILE",
 		   "also write the results as JSON ('-' = stdout)"),
-	CMDOPT_CB_OPTARG(0, "trace", struct run_args, cfg, "PHASE,...",
-			 set_trace,
-			 "trace block I/O of every (or the named) phase: "
-			 "seeks, layout score, latency as trace.* metrics"),
+	CMDOPT_ARGS_CB_OPTARG(0, "trace", "PHASE,...", set_trace,
+			      "trace block I/O of every (or the named) phase: "
+			      "seeks, layout score, latency as trace.* "
+			      "metrics"),
 	CMDOPT_STR(0, "disk-model", struct run_args, disk_model, "PROFILE",
 		   "with --trace: what the traced phases' requests would cost "
 		   "on this disk, as disk.* metrics (default "
@@ -300,14 +274,14 @@ int cmd_run(int argc, char **argv)
 		.begin = pause_begin,
 	};
 	struct run_args a = {
-		.repeat = 1, .max_repeat = 10, .order = "balanced",
+		.repeat = 1, .max_repeat = 10, .order = ORDER_BALANCED,
 		.co_metrics = "basic",
 		.cfg.seed = FSLAB_DEFAULT_SEED, .cfg.age = ager_age_default,
 	};
 	struct run_config cfg;
 	const char *aged_profile, *trace;
 	struct disk_profile disk;
-	bool tracing;
+	bool tracing, have_disk = false;
 	char err[512];
 	int first, rc;
 
@@ -336,9 +310,8 @@ int cmd_run(int argc, char **argv)
 	cfg = a.cfg;
 	cfg.repeat = (int)a.repeat;
 	cfg.max_repeat = (int)a.max_repeat;
-	cfg.blocked = !strcmp(a.order, "blocked");
-	cfg.fixed_order = !strcmp(a.order, "fixed") ||
-			  !strcmp(a.order, "interleaved");
+	cfg.blocked = a.order == ORDER_BLOCKED;
+	cfg.fixed_order = a.order == ORDER_FIXED;
 	cfg.db = a.no_store ? "" : a.store.db;
 	cfg.co_metrics = cometric_level_parse(a.co_metrics);
 	if (cfg.co_metrics == COMETRIC_ALL && !cometric_have_cpufreq() &&
@@ -360,9 +333,12 @@ int cmd_run(int argc, char **argv)
 			BUG("default target: %s", err);
 		cfg.nr_targets = 1;
 	}
-	if (aged_profile && add_aged_twins(&cfg, aged_profile) < 0)
-		usage_die("--fresh-vs-aged needs loop targets (FSTYPE[:...]) "
-			  "to age a copy of");
+	if (aged_profile && add_aged_twins(&cfg, aged_profile) < 0) {
+		rc = cmdopt_usage_error(&cmd_run_opts, "--fresh-vs-aged needs "
+					"loop targets (FSTYPE[:...]) to age a "
+					"copy of");
+		goto out;
+	}
 	if (!cfg.nr_wls) {
 		cfg.wls = xcalloc(ARRAY_SIZE(default_suite), sizeof(*cfg.wls));
 		for (size_t i = 0; i < ARRAY_SIZE(default_suite); i++)
@@ -382,16 +358,26 @@ int cmd_run(int argc, char **argv)
 		/* --verify adds its final pass to every workload run. */
 		if (cfg.verify)
 			known[nr_known++] = wl_core_phases;
-		if (trace_check_phases(trace, known, nr_known, err,
-				       sizeof(err)) < 0)
-			usage_die("%s", err);
+		rc = trace_check_phases(trace, known, nr_known, err,
+					sizeof(err));
 		free(known);
+		if (rc < 0) {
+			rc = cmdopt_usage_error(&cmd_run_opts, "%s", err);
+			goto out;
+		}
 		if (disk_profile_load(a.disk_model ? a.disk_model :
-				      DISK_DEFAULT_PROFILE, &disk) < 0)
-			usage_die("bad --disk-model '%s'", a.disk_model);
+				      DISK_DEFAULT_PROFILE, &disk) < 0) {
+			rc = cmdopt_usage_error(&cmd_run_opts, "bad "
+						"--disk-model '%s'",
+						a.disk_model);
+			goto out;
+		}
+		have_disk = true;
 		run_config_add_hook(&cfg, trace_phase_hook(trace, &disk));
 	} else if (a.disk_model) {
-		usage_die("--disk-model needs --trace");
+		rc = cmdopt_usage_error(&cmd_run_opts, "--disk-model needs "
+					"--trace");
+		goto out;
 	}
 
 	/* "fslab run ...", shell-quoted (argv_join): it pastes back. */
@@ -403,7 +389,8 @@ int cmd_run(int argc, char **argv)
 		rc = runner_execute(&cfg);
 		progress_stop();
 	}
-	if (tracing)
+out:
+	if (have_disk)
 		disk_profile_release(&disk);
 
 	for (size_t i = 0; i < cfg.nr_targets; i++)

@@ -73,13 +73,8 @@ static bool compare_default_metric(const char *metric)
 
 bool compare_traced_metric(const char *metric)
 {
-	static const char *const m[] = {
-		"trace.seeks", "trace.seeks_s", "trace.seekdist_median",
-		"trace.layout_score", "trace.lat_p50_ms", "trace.lat_p99_ms",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(m); i++)
-		if (!strcmp(metric, m[i]))
+	for (const char *const *m = trace_key_metrics; *m; m++)
+		if (!strcmp(metric, *m))
 			return true;
 	return false;
 }
@@ -208,7 +203,7 @@ static double instance_wall(const struct wlrun_rec *w, const char *phase,
 /*
  * The wall time that says whether a row's figure is long enough to
  * judge: its phase's, or, for a figure of a bookkeeping phase that did no
- * work itself (compilebench's summary/create.avg), the phase it names
+ * work itself (compilebench's summary/create.avg_MiB/s), the phase it names
  * before the dot when there is one.  *used gets that phase's name.
  */
 static double rep_wall(const struct wlrun_rec *w, const struct cmp_row *row,

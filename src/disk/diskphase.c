@@ -79,11 +79,11 @@ void disk_phase_apply(const struct disk_profile *p, struct phase_rec *rec)
 				     res.xfer_s / res.time_s, "ratio",
 				     BETTER_NONE);
 		if (rec->bytes)
-			phase_rec_add_metric(rec, "disk.mib_s",
+			phase_rec_add_metric(rec, "disk.MiB/s",
 					     (double)rec->bytes / 1048576.0 /
 					     t, "MiB/s", BETTER_HIGHER);
 		if (rec->files)
-			phase_rec_add_metric(rec, "disk.files_s",
+			phase_rec_add_metric(rec, "disk.files/s",
 					     (double)rec->files / t, "files/s",
 					     BETTER_HIGHER);
 	}
@@ -149,10 +149,10 @@ void disk_print_phases(FILE *out, const struct wlrun_rec *w,
 		cell(out, 7, "2", wall > 0 ? t / wall : NAN);
 		cell(out, 9, "2", p->bytes && wall > 0 ?
 		     (double)p->bytes / 1048576.0 / wall : NAN);
-		cell(out, 10, "2", mval(p, "disk.mib_s"));
+		cell(out, 10, "2", mval(p, "disk.MiB/s"));
 		cell(out, 9, "1", p->files && wall > 0 ?
 		     (double)p->files / wall : NAN);
-		cell(out, 9, "1", mval(p, "disk.files_s"));
+		cell(out, 9, "1", mval(p, "disk.files/s"));
 		cell(out, 6, "1", mval(p, "disk.seek_share") * 100);
 		if (phase_rec_metric(p, "disk.sample_scale"))
 			fprintf(out, "  (thinned sample, scaled x%.1f)",

@@ -28,8 +28,8 @@ double disk_model_sample(const struct disk_profile *p,
  * Model rec's request sample on p and (re)place its disk.* metrics:
  * disk.time_s, disk.seek_s, disk.rotation_s, disk.transfer_s,
  * disk.seek_share (seek + rotation over the total), disk.transfer_share
- * (the rest is command overhead), disk.mib_s and
- * disk.files_s (the phase's work over the modelled time), disk.requests,
+ * (the rest is command overhead), disk.MiB/s and
+ * disk.files/s (the phase's work over the modelled time), disk.requests,
  * disk.positionings, disk.buffer_hits, and disk.sample_scale when the
  * sample was thinned (the figures are then scaled up by it).  No-op for
  * an untraced phase; a traced phase without data requests gets none.

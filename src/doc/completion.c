@@ -128,7 +128,7 @@ static int opt_label(const struct cmdopt *o, void *data)
 	struct walk *w = data;
 
 	if (o->type == CMDOPT_GROUP || !o->argh ||
-	    (o->flags & CMDOPT_OPTARG) || o->type == CMDOPT_CHOICE ||
+	    (o->flags & CMDOPT_OPTARG) || cmdopt_has_choices(o) ||
 	    cmdopt_completion(o) != w->kind)
 		return 0;
 	if (o->short_name) {
@@ -149,7 +149,7 @@ static int opt_choice(const struct cmdopt *o, void *data)
 {
 	struct walk *w = data;
 
-	if (o->type != CMDOPT_CHOICE)
+	if (!cmdopt_has_choices(o))
 		return 0;
 	fputs("\t\t", w->out);
 	if (o->short_name)

@@ -183,7 +183,12 @@ static int option_item(const struct cmdopt *o, void *data)
 	}
 	fputs(".TP\n", out);
 	signature(out, o);
-	line(out, o->help, strlen(o->help));
+	{
+		char *text = cmdopt_help_text(o);
+
+		line(out, text, strlen(text));
+		free(text);
+	}
 	return 0;
 }
 

@@ -35,19 +35,19 @@ void frag_freesp_to_phase_metrics(const struct frag_freesp *fs,
 {
 	if (!fs->available)
 		return;
-	phase_rec_add_metric(p, "free_bytes", (double)fs->free_bytes, "B",
+	phase_rec_add_metric(p, "free_B", (double)fs->free_bytes, "B",
 			     BETTER_NONE);
 	phase_rec_add_metric(p, "free_extents", (double)fs->free_extents,
 			     "extents", BETTER_LOWER);
-	phase_rec_add_metric(p, "free_max_extent", (double)fs->max_extent,
+	phase_rec_add_metric(p, "free_max_extent_B", (double)fs->max_extent,
 			     "B", BETTER_HIGHER);
 	if (!fs->groups)
 		return;
-	phase_rec_add_metric(p, "free_group_frag_mean", fs->grp_mean, "%",
+	phase_rec_add_metric(p, "free_group_frag_mean_pct", fs->grp_mean, "%",
 			     BETTER_LOWER);
-	phase_rec_add_metric(p, "free_group_frag_p95", fs->grp_p95, "%",
+	phase_rec_add_metric(p, "free_group_frag_p95_pct", fs->grp_p95, "%",
 			     BETTER_LOWER);
-	phase_rec_add_metric(p, "free_group_frag_max", fs->grp_max, "%",
+	phase_rec_add_metric(p, "free_group_frag_max_pct", fs->grp_max, "%",
 			     BETTER_LOWER);
 }
 
@@ -59,7 +59,7 @@ void frag_to_phase_metrics(const struct frag_result *r, struct phase_rec *p)
 	p->bytes = r->bytes;
 	phase_rec_add_metric(p, "files_scanned", (double)r->files, "files",
 			     BETTER_NONE);
-	phase_rec_add_metric(p, "bytes_scanned", (double)r->bytes, "B",
+	phase_rec_add_metric(p, "scanned_B", (double)r->bytes, "B",
 			     BETTER_NONE);
 	phase_rec_add_metric(p, "files_fragmented", (double)r->frag_files,
 			     "files", BETTER_LOWER);
@@ -67,7 +67,7 @@ void frag_to_phase_metrics(const struct frag_result *r, struct phase_rec *p)
 			     pct(r->frag_files, r->files), "%", BETTER_LOWER);
 	phase_rec_add_metric(p, "files_3plus_runs", (double)r->files_3plus,
 			     "files", BETTER_LOWER);
-	phase_rec_add_metric(p, "fragmented_bytes", (double)r->frag_bytes,
+	phase_rec_add_metric(p, "fragmented_B", (double)r->frag_bytes,
 			     "B", BETTER_LOWER);
 	phase_rec_add_metric(p, "fragmented_bytes_pct",
 			     pct(r->frag_bytes, r->bytes), "%", BETTER_LOWER);
@@ -80,7 +80,7 @@ void frag_to_phase_metrics(const struct frag_result *r, struct phase_rec *p)
 				      : 0.0, "extents", BETTER_LOWER);
 	phase_rec_add_metric(p, "layout_score", frag_layout_score(r), "ratio",
 			     BETTER_HIGHER);
-	phase_rec_add_metric(p, "locality_mean_gap",
+	phase_rec_add_metric(p, "locality_mean_gap_B",
 			     r->loc_pairs ? r->loc_gap_sum /
 						    (double)r->loc_pairs
 					  : 0.0, "B", BETTER_LOWER);
@@ -153,7 +153,7 @@ json_t *frag_to_json(const struct frag_result *r)
 	json_object_set_new(root, "fragmented_pct",
 			    json_real(pct(r->frag_files, r->files)));
 	json_object_set_new(root, "files_3plus", ju(r->files_3plus));
-	json_object_set_new(root, "fragmented_bytes", ju(r->frag_bytes));
+	json_object_set_new(root, "fragmented_B", ju(r->frag_bytes));
 	json_object_set_new(root, "fragmented_bytes_pct",
 			    json_real(pct(r->frag_bytes, r->bytes)));
 	json_object_set_new(root, "extents", ju(r->extents));

@@ -218,10 +218,10 @@ void frag_print_stored(FILE *out, const struct phase_rec *p,
 		r->bin_frag[i] = stored(p, name);
 	}
 	r->files = stored(p, "files_scanned");
-	r->bytes = stored(p, "bytes_scanned");
+	r->bytes = stored(p, "scanned_B");
 	r->frag_files = stored(p, "files_fragmented");
 	r->files_3plus = stored(p, "files_3plus_runs");
-	r->frag_bytes = stored(p, "fragmented_bytes");
+	r->frag_bytes = stored(p, "fragmented_B");
 	r->nomap = stored(p, "no_fiemap");
 	print_summary(out, r);
 	fprintf(out, "\nLayout score: %.4f\n", stored_d(p, "layout_score"));
@@ -239,18 +239,18 @@ void frag_print_stored(FILE *out, const struct phase_rec *p,
 			fprintf(out, "| %s | %" PRIu64 " | %.2f |\n", lab, n,
 				pct(n, r->files));
 	}
-	frag_fmt_bytes(sz, sizeof(sz), stored(p, "locality_mean_gap"));
+	frag_fmt_bytes(sz, sizeof(sz), stored(p, "locality_mean_gap_B"));
 	fprintf(out, "Inter-file locality: mean gap %s, %.2f%% adjacent\n",
 		sz, stored_d(p, "locality_adjacent_pct"));
 	fprintf(out, "Not scanned: %" PRIu64 " unreadable, %" PRIu64
 		" vanished, %" PRIu64 " errors; %" PRIu64 " without FIEMAP\n",
 		stored(p, "unreadable"), stored(p, "vanished"),
 		stored(p, "errors"), stored(p, "no_fiemap"));
-	if (phase_rec_metric(p, "free_bytes")) {
+	if (phase_rec_metric(p, "free_B")) {
 		char a[32], c[32];
 
-		frag_fmt_bytes(a, sizeof(a), stored(p, "free_bytes"));
-		frag_fmt_bytes(c, sizeof(c), stored(p, "free_max_extent"));
+		frag_fmt_bytes(a, sizeof(a), stored(p, "free_B"));
+		frag_fmt_bytes(c, sizeof(c), stored(p, "free_max_extent_B"));
 		fprintf(out, "Free space: %s in %" PRIu64 " extents, largest "
 			"%s\n", a, stored(p, "free_extents"), c);
 	}

@@ -164,8 +164,8 @@ static void fig_fill(struct trace_fig *f)
 		f->rq[i].nr_sector = p->rqs[i].bytes / 512;
 		f->rq[i].flags = p->rqs[i].rw == 'R' ? TRQ_READ : TRQ_WRITE;
 	}
-	f->mib_s = ts_series(p, "mib_s", &n);
-	f->seeks_s = ts_series(p, "seeks_s", &n2);
+	f->mib_s = ts_series(p, "MiB/s", &n);
+	f->seeks_s = ts_series(p, "seeks/s", &n2);
 	/* Both have the same bins; pad the shorter one should one lack a
 	 * point (NaN is drawn as 0). */
 	if (n2 > n)

@@ -18,12 +18,6 @@
 #include "stats/stats.h"
 #include "util/util.h"
 
-/* The traced figures a reader looks for first, in the order printed. */
-static const char *const trace_keys[] = {
-	"trace.seeks", "trace.seeks_s", "trace.seekdist_median",
-	"trace.layout_score", "trace.lat_p50_ms", "trace.lat_p99_ms",
-};
-#define NR_TRACE_KEYS (sizeof(trace_keys) / sizeof(trace_keys[0]))
 
 struct row {
 	int target_idx;          /* command-line index */
@@ -40,8 +34,8 @@ struct row {
 	size_t npw, npm, npf, apw, apm, apmw, apf, apfw, npmw, npfw;
 	const struct phase_rec *ranked; /* first instance run on MPI ranks */
 	const struct phase_rec *walled; /* first instance with a stonewall */
-	double tsum[NR_TRACE_KEYS];     /* traced figures, summed over reps */
-	size_t tn[NR_TRACE_KEYS];
+	double tsum[NR_TRACE_KEY_METRICS]; /* traced figures, summed over reps */
+	size_t tn[NR_TRACE_KEY_METRICS];
 };
 
 static struct row *find_row(struct row **rows, size_t *nr, size_t *alloc,
@@ -78,7 +72,7 @@ static void summary_trace_figures(FILE *out, const char *indent,
 {
 	bool any = false;
 
-	for (size_t i = 0; i < NR_TRACE_KEYS; i++)
+	for (size_t i = 0; i < NR_TRACE_KEY_METRICS; i++)
 		any |= !isnan(v[i]);
 	if (!any)
 		return;
@@ -99,11 +93,12 @@ static void summary_trace_figures(FILE *out, const char *indent,
 void summary_phase_trace(FILE *out, const char *indent,
 			 const struct phase_rec *p)
 {
-	double v[NR_TRACE_KEYS];
+	double v[NR_TRACE_KEY_METRICS];
 
-	for (size_t i = 0; i < NR_TRACE_KEYS; i++) {
-		const struct metric *m = phase_rec_metric(p, trace_keys[i]);
+	for (size_t i = 0; i < NR_TRACE_KEY_METRICS; i++) {
+		const struct metric *m;
 
+		m = phase_rec_metric(p, trace_key_metrics[i]);
 		v[i] = m ? m->value : NAN;
 	}
 	summary_trace_figures(out, indent, v);
@@ -131,14 +126,47 @@ static void print_num(FILE *out, double v, int width, int prec)
 		fprintf(out, " %*.*f", width, prec, v);
 }
 
+/*
+ * A statistic of a rate, named stat + "_" + its unit by the naming rule
+ * ("rank_min_files/s", "host:c1_MiB/s"); NULL when p has none.
+ */
+static const struct metric *rate_stat(const struct phase_rec *p,
+				      const char *stat)
+{
+	size_t n = strlen(stat);
+
+	for (size_t i = 0; i < p->nr_metrics; i++) {
+		const struct metric *m = &p->metrics[i];
+
+		if (!strncmp(m->name, stat, n) && m->name[n] == '_' &&
+		    !strcmp(m->name + n + 1, m->unit))
+			return m;
+	}
+	return NULL;
+}
+
+/* "host:c1_files/s" -> length of "c1" */
+static int host_len(const struct metric *m)
+{
+	return (int)(strlen(m->name) - 5 - 1 - strlen(m->unit));
+}
+
+static bool is_host_rate(const struct metric *m)
+{
+	size_t n = strlen(m->name), u = strlen(m->unit);
+
+	return !strncmp(m->name, "host:", 5) && n > 5 + u + 1 &&
+	       m->name[n - u - 1] == '_' && !strcmp(m->name + n - u, m->unit);
+}
+
 /* "ranks 8: min 1201 max 1533 mean 1420 σ 98 files/s, slowest rank 5" */
 static void print_ranks(FILE *out, const struct phase_rec *p)
 {
 	const struct metric *n = phase_rec_metric(p, "ranks");
-	const struct metric *lo = phase_rec_metric(p, "rank_min");
-	const struct metric *hi = phase_rec_metric(p, "rank_max");
-	const struct metric *mean = phase_rec_metric(p, "rank_mean");
-	const struct metric *sd = phase_rec_metric(p, "rank_sd");
+	const struct metric *lo = rate_stat(p, "rank_min");
+	const struct metric *hi = rate_stat(p, "rank_max");
+	const struct metric *mean = rate_stat(p, "rank_mean");
+	const struct metric *sd = rate_stat(p, "rank_sd");
 	const struct metric *slow = phase_rec_metric(p, "slowest_rank");
 
 	if (!n || !lo || !hi || !mean || !slow)
@@ -152,32 +180,34 @@ static void print_ranks(FILE *out, const struct phase_rec *p)
 
 /*
  * Ranks on several hosts: the spread over hosts, then one row per host
- * (the "host:NAME" metrics, in node order):
+ * (the "host:NAME_UNIT" metrics, in node order):
  * "hosts 3: min 310 max 402 mean 355 files/s, slowest host c2"
  * "  host c1: 402 files/s"
  */
 static void print_hosts(FILE *out, const struct phase_rec *p)
 {
 	const struct metric *n = phase_rec_metric(p, "hosts");
-	const struct metric *lo = phase_rec_metric(p, "host_min");
-	const struct metric *hi = phase_rec_metric(p, "host_max");
-	const struct metric *mean = phase_rec_metric(p, "host_mean");
+	const struct metric *lo = rate_stat(p, "host_min");
+	const struct metric *hi = rate_stat(p, "host_max");
+	const struct metric *mean = rate_stat(p, "host_mean");
 	const struct metric *slow = phase_rec_metric(p, "slowest_host");
-	const char *slowest = "?";
+	const struct metric *slowest = NULL;
 	size_t h = 0;
 
 	if (!n || !lo || !hi || !mean || !slow)
 		return;
 	for (size_t i = 0; i < p->nr_metrics; i++)
-		if (!strncmp(p->metrics[i].name, "host:", 5) &&
+		if (is_host_rate(&p->metrics[i]) &&
 		    (double)h++ == slow->value)
-			slowest = p->metrics[i].name + 5;
+			slowest = &p->metrics[i];
 	fprintf(out, "%-16s   hosts %.0f: min %.0f max %.0f mean %.0f %s, "
-		"slowest host %s\n", "", n->value, lo->value, hi->value,
-		mean->value, mean->unit, slowest);
+		"slowest host %.*s\n", "", n->value, lo->value, hi->value,
+		mean->value, mean->unit, slowest ? host_len(slowest) : 1,
+		slowest ? slowest->name + 5 : "?");
 	for (size_t i = 0; i < p->nr_metrics; i++)
-		if (!strncmp(p->metrics[i].name, "host:", 5))
-			fprintf(out, "%-16s     host %s: %.0f %s\n", "",
+		if (is_host_rate(&p->metrics[i]))
+			fprintf(out, "%-16s     host %.*s: %.0f %s\n", "",
+				host_len(&p->metrics[i]),
 				p->metrics[i].name + 5, p->metrics[i].value,
 				p->metrics[i].unit);
 }
@@ -251,8 +281,9 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 				row->ranked = p;
 			if (!row->walled && phase_rec_metric(p, "stonewall_s"))
 				row->walled = p;
-			for (size_t k = 0; k < NR_TRACE_KEYS; k++)
-				if ((m = phase_rec_metric(p, trace_keys[k])) &&
+			for (size_t k = 0; k < NR_TRACE_KEY_METRICS; k++)
+				if ((m = phase_rec_metric(p,
+						trace_key_metrics[k])) &&
 				    isfinite(m->value)) {
 					row->tsum[k] += m->value;
 					row->tn[k]++;
@@ -304,9 +335,9 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		if (row->walled)
 			print_stonewall(out, row->walled);
 		{
-			double v[NR_TRACE_KEYS];
+			double v[NR_TRACE_KEY_METRICS];
 
-			for (size_t k = 0; k < NR_TRACE_KEYS; k++)
+			for (size_t k = 0; k < NR_TRACE_KEY_METRICS; k++)
 				v[k] = row->tn[k] ? row->tsum[k] /
 						    (double)row->tn[k] : NAN;
 			summary_trace_figures(out, "                   ", v);

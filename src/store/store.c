@@ -840,6 +840,11 @@ static int insert_metric(struct store *st, int64_t phase_id,
 	sqlite3_stmt *s = stmt_get(st, S_METRIC_INSERT);
 	int rc = 0;
 
+	const char *why = metric_name_check(m->name, m->unit);
+
+	/* every writer of runs passes here: a name off the rule is a bug */
+	if (why)
+		BUG("metric '%s' (unit '%s'): %s", m->name, m->unit, why);
 	if (!s)
 		return -1;
 	rc |= sqlite3_bind_int64(s, 1, phase_id);
@@ -972,9 +977,15 @@ static int load_metrics(struct store *st, struct phase_rec *p)
 	while ((rc = step_row(st, s, "read metrics")) > 0) {
 		char *name = col_text(s, 0), *unit = col_text(s, 2);
 		int better = sqlite3_column_int(s, 3);
+		const char *n = name ? name : "", *u = unit;
+		char cur[160];
 
-		phase_rec_add_metric(p, name ? name : "", col_double(s, 1),
-				     unit, better > 0 ? BETTER_HIGHER :
+		/* a run stored before the naming rule compares under the
+		 * names new runs store (result.h) */
+		if (metric_name_upgrade(n, unit, cur, sizeof(cur), &u))
+			n = cur;
+		phase_rec_add_metric(p, n, col_double(s, 1),
+				     u, better > 0 ? BETTER_HIGHER :
 				     better < 0 ? BETTER_LOWER : BETTER_NONE);
 		free(name);
 		free(unit);

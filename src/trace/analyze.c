@@ -396,11 +396,11 @@ static void series_to_metrics(const struct trace_stats *s,
 				qmax = s->bins[j].qd_max;
 		}
 		qd /= (double)(j - i);
-		snprintf(name, sizeof(name), "trace.ts.%zu.mib_s", k);
+		snprintf(name, sizeof(name), "trace.ts.%zu.MiB/s", k);
 		add(rec, name, bytes / 1048576.0 / w, "MiB/s", BETTER_NONE);
-		snprintf(name, sizeof(name), "trace.ts.%zu.iops", k);
-		add(rec, name, ios / w, "ops/s", BETTER_NONE);
-		snprintf(name, sizeof(name), "trace.ts.%zu.seeks_s", k);
+		snprintf(name, sizeof(name), "trace.ts.%zu.requests/s", k);
+		add(rec, name, ios / w, "requests/s", BETTER_NONE);
+		snprintf(name, sizeof(name), "trace.ts.%zu.seeks/s", k);
 		add(rec, name, seeks / w, "seeks/s", BETTER_NONE);
 		snprintf(name, sizeof(name), "trace.ts.%zu.qd", k);
 		add(rec, name, qd, "requests", BETTER_NONE);
@@ -413,15 +413,15 @@ void trace_stats_to_metrics(const struct trace_stats *s, double wall_s,
 	char name[64], lbl[16];
 
 	add(rec, "trace.requests", (double)s->reqs, "requests", BETTER_NONE);
-	add(rec, "trace.bytes", (double)s->bytes, "B", BETTER_NONE);
+	add(rec, "trace.data_B", (double)s->bytes, "B", BETTER_NONE);
 	add(rec, "trace.read_requests", (double)s->rd_reqs, "requests",
 	    BETTER_NONE);
 	add(rec, "trace.write_requests", (double)s->wr_reqs, "requests",
 	    BETTER_NONE);
 	add(rec, "trace.other_requests", (double)s->other_reqs, "requests",
 	    BETTER_NONE);
-	add(rec, "trace.read_bytes", (double)s->rd_bytes, "B", BETTER_NONE);
-	add(rec, "trace.write_bytes", (double)s->wr_bytes, "B", BETTER_NONE);
+	add(rec, "trace.read_B", (double)s->rd_bytes, "B", BETTER_NONE);
+	add(rec, "trace.write_B", (double)s->wr_bytes, "B", BETTER_NONE);
 	for (unsigned k = 0; k < TRACE_HIST_BINS; k++) {
 		if (!s->rqsize_hist[k])
 			continue;
@@ -432,7 +432,7 @@ void trace_stats_to_metrics(const struct trace_stats *s, double wall_s,
 	}
 	add(rec, "trace.seeks", (double)s->seeks, "seeks", BETTER_LOWER);
 	if (wall_s > 0)
-		add(rec, "trace.seeks_s", (double)s->seeks / wall_s, "seeks/s",
+		add(rec, "trace.seeks/s", (double)s->seeks / wall_s, "seeks/s",
 		    BETTER_LOWER);
 	add(rec, "trace.seeks_fwd", (double)s->fwd_seeks, "seeks",
 	    BETTER_NONE);
@@ -459,7 +459,8 @@ void trace_stats_to_metrics(const struct trace_stats *s, double wall_s,
 	add(rec, "trace.lat_p99_ms", s->lat_p99_ms, "ms", BETTER_LOWER);
 	add(rec, "trace.lat_max_ms", s->lat_max_ms, "ms", BETTER_LOWER);
 	if (wall_s > 0)
-		add(rec, "trace.iops", (double)s->reqs / wall_s, "ops/s",
+		add(rec, "trace.requests/s", (double)s->reqs / wall_s,
+		    "requests/s",
 		    BETTER_HIGHER);
 	series_to_metrics(s, rec);
 }

@@ -126,11 +126,13 @@ int cmdopt_for_each(const struct cmdopt *tab,
 
 /* ---- errors ---- */
 
+/* git's "error: " and a pointer to the help, on one line. */
 static void vusage(const struct cmdopt_cmd *cmd, const char *fmt, va_list ap)
 {
 	const char *sp = *cmd->name ? " " : "";
 
-	fprintf(stderr, "fslab%s%s: ", sp, cmd->name);
+	fflush(stdout);
+	fputs("error: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "; see 'fslab%s%s --help'\n", sp, cmd->name);
 }
@@ -158,18 +160,82 @@ static int parse_error(const struct cmdopt_cmd *cmd, const char *fmt, ...)
 
 /* ---- applying one option ---- */
 
-static bool choice_ok(const char *choices, const char *arg)
+/* The index of arg among choices ("a|b|c"), or -1. */
+static int choice_index(const char *choices, const char *arg)
 {
 	size_t len = strlen(arg);
+	int i = 0;
 
-	for (const char *p = choices; *p;) {
+	for (const char *p = choices; *p; i++) {
 		const char *e = strchrnul(p, '|');
 
 		if ((size_t)(e - p) == len && !strncmp(p, arg, len))
-			return true;
+			return i;
 		p = *e ? e + 1 : e;
 	}
+	return -1;
+}
+
+bool cmdopt_has_choices(const struct cmdopt *o)
+{
+	return o->type == CMDOPT_CHOICE || o->type == CMDOPT_ENUM;
+}
+
+bool cmdopt_choice_hidden(const struct cmdopt *o, size_t i)
+{
+	if (o->type != CMDOPT_ENUM || !o->values)
+		return false;
+	for (size_t k = 0; k < i; k++)
+		if (o->values[k] == o->values[i])
+			return true;
 	return false;
+}
+
+/* "a, b or c": the choices a user may be told about. */
+static char *choice_list(const struct cmdopt *o)
+{
+	char *list = xcalloc(1, strlen(o->choices) * 2 + 8);
+	size_t i = 0, n = 0, shown = 0;
+
+	for (const char *p = o->choices; *p; i++) {
+		const char *e = strchrnul(p, '|');
+
+		if (!cmdopt_choice_hidden(o, i)) {
+			if (shown++)
+				n += (size_t)sprintf(list + n, ",");
+			memcpy(list + n, p, (size_t)(e - p));
+			n += (size_t)(e - p);
+			list[n] = '\0';
+		}
+		p = *e ? e + 1 : e;
+	}
+	return list;
+}
+
+static int apply_double(const struct cmdopt_cmd *cmd, const struct cmdopt *o,
+			const char *as, const char *arg, double *field)
+{
+	char *end, lo[32], hi[32];
+	double d = strtod(arg, &end);
+	bool above = o->flags & CMDOPT_ABOVE_MIN;
+	bool below = o->flags & CMDOPT_BELOW_MAX;
+
+	if ((o->flags & CMDOPT_PERCENT) && end != arg && *end == '%')
+		end++;
+	if (end != arg && !*end && isfinite(d) &&
+	    (above ? d > o->dmin : d >= o->dmin) &&
+	    (below ? d < o->dmax : d <= o->dmax)) {
+		*field = o->scale ? d * o->scale : d;
+		return 0;
+	}
+	snprintf(lo, sizeof(lo), "%g", o->dmin);
+	snprintf(hi, sizeof(hi), "%g", o->dmax);
+	if (isinf(o->dmax))
+		return parse_error(cmd, "option '%s' wants a number %s %s, "
+				   "not '%s'", as, above ? ">" : ">=", lo, arg);
+	return parse_error(cmd, "option '%s' wants a number from %s to %s%s, "
+			   "not '%s'", as, lo, hi, above || below ?
+			   " (exclusive)" : "", arg);
 }
 
 static int apply(const struct cmdopt_cmd *cmd, const struct found *f,
@@ -179,8 +245,7 @@ static int apply(const struct cmdopt_cmd *cmd, const struct found *f,
 	void *field = (char *)dst + f->base;
 	char err[512];
 	long long v;
-	double d;
-	char *end;
+	int idx;
 
 	switch (o->type) {
 	case CMDOPT_FLAG:
@@ -197,33 +262,40 @@ static int apply(const struct cmdopt_cmd *cmd, const struct found *f,
 		*(long long *)field = v;
 		return 0;
 	case CMDOPT_DOUBLE:
-		d = strtod(arg, &end);
-		if (end == arg || *end || !isfinite(d) || d < (double)o->min ||
-		    (o->max > o->min && d > (double)o->max)) {
-			if (o->max > o->min)
-				return parse_error(cmd, "option '%s' wants a "
-						   "number from %lld to %lld, "
-						   "not '%s'", as, o->min,
-						   o->max, arg);
-			return parse_error(cmd, "option '%s' wants a number "
-					   ">= %lld, not '%s'", as, o->min,
+		return apply_double(cmd, o, as, arg, field);
+	case CMDOPT_U64:
+		if (parse_u64(arg, field) < 0)
+			return parse_error(cmd, "option '%s' wants a whole "
+					   "number >= 0, not '%s'", as, arg);
+		return 0;
+	case CMDOPT_SIZE:
+		if (parse_size(arg, field) < 0)
+			return parse_error(cmd, "option '%s' wants a size "
+					   "(4096, 64k, 10M, 2G), not '%s'", as,
 					   arg);
-		}
-		*(double *)field = d;
 		return 0;
 	case CMDOPT_CHOICE:
-		if (!choice_ok(o->choices, arg)) {
-			char *list = xstrdup(o->choices);
+	case CMDOPT_ENUM:
+		idx = choice_index(o->choices, arg);
+		if (idx < 0) {
+			char *list = choice_list(o);
 
-			for (char *p = list; *p; p++)
-				if (*p == '|')
-					*p = ',';
 			parse_error(cmd, "option '%s' is one of %s, not '%s'",
 				    as, list, arg);
 			free(list);
 			return CMDOPT_ERROR;
 		}
-		*(const char **)field = arg;
+		if (o->type == CMDOPT_CHOICE)
+			*(const char **)field = arg;
+		else
+			*(int *)field = o->values ? o->values[idx] : idx;
+		return 0;
+	case CMDOPT_ARGS:
+		err[0] = '\0';
+		/* f->base is the offset of the row's own table */
+		if (o->args_cb(o, field, arg, err, sizeof(err)) < 0)
+			return parse_error(cmd, "%s", *err ? err :
+					   "bad option");
 		return 0;
 	case CMDOPT_CALLBACK:
 		err[0] = '\0';
@@ -373,7 +445,7 @@ enum cmdopt_complete cmdopt_completion(const struct cmdopt *o)
 
 	if (o->complete)
 		return o->complete;
-	if (!a || o->type == CMDOPT_CHOICE)
+	if (!a || cmdopt_has_choices(o))
 		return CMDOPT_C_NONE;
 	if (strstr(a, "FILE") || strstr(a, "PATH") || strstr(a, "LOG"))
 		return CMDOPT_C_FILE;
@@ -468,10 +540,16 @@ struct help_ctx {
 	bool measure;
 };
 
+char *cmdopt_help_text(const struct cmdopt *o)
+{
+	return o->def ? xasprintf("%s (default: %s)", o->help, o->def)
+		      : xstrdup(o->help);
+}
+
 static int help_row(const struct cmdopt *o, void *data)
 {
 	struct help_ctx *h = data;
-	char *sig;
+	char *sig, *text;
 	int len, pad;
 
 	if (o->flags & CMDOPT_HIDDEN)
@@ -490,15 +568,17 @@ static int help_row(const struct cmdopt *o, void *data)
 		if (len + 2 > h->col && len <= 22)
 			h->col = len + 2;
 	} else {
+		text = cmdopt_help_text(o);
 		fprintf(h->out, "  %*s%s", pad, "", sig);
 		if (len + 2 > h->col) {
 			fputc('\n', h->out);
-			wrap(h->out, o->help, h->col + 2, h->col + 2,
+			wrap(h->out, text, h->col + 2, h->col + 2,
 			     h->col + 2, HELP_WIDTH);
 		} else {
-			wrap(h->out, o->help, h->col - len, h->col + 2,
+			wrap(h->out, text, h->col - len, h->col + 2,
 			     h->col + 2, HELP_WIDTH);
 		}
+		free(text);
 	}
 	free(sig);
 	return 0;

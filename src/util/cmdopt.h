@@ -14,9 +14,12 @@
  * are tables of their own, included with CMDOPT_INCLUDE at the offset of
  * a struct embedded in the command's argument struct.
  *
+ * A row may name its default (.def), shown in --help and the man page as
+ * "(default: X)"; the command still sets the field itself before parsing.
+ *
  * The parser never exits: -h/--help prints the help and returns
- * CMDOPT_HELP; a usage error prints one line,
- * "fslab CMD: reason; see 'fslab CMD --help'", and returns CMDOPT_ERROR.
+ * CMDOPT_HELP; a usage error prints one line, git's way,
+ * "error: reason; see 'fslab CMD --help'", and returns CMDOPT_ERROR.
  * cmdopt_exit() maps both to the command's exit code (0, EXIT_USAGE).
  *
  * Not to be confused with util/opt.h: that is the `key=val,...` table of
@@ -27,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util/util.h"
@@ -38,15 +42,25 @@ enum cmdopt_type {
 	CMDOPT_FLAG,     /* bool, set to true; no argument */
 	CMDOPT_STRING,   /* const char *, points into argv; last one wins */
 	CMDOPT_INT,      /* long long within [min, max] */
-	CMDOPT_DOUBLE,   /* double >= min (and <= max when max > min) */
+	CMDOPT_DOUBLE,   /* double within [dmin, dmax] (see the flags),
+			  * stored times .scale when that is not 0 */
 	CMDOPT_CHOICE,   /* const char *, one of .choices ("a|b|c") */
 	CMDOPT_CALLBACK, /* .cb(field, arg, err): repeatable, custom checks */
+	CMDOPT_U64,      /* uint64_t, a non-negative whole number */
+	CMDOPT_SIZE,     /* uint64_t, bytes: 512, 4k, 64M, 1G, 2T (binary) */
+	CMDOPT_ENUM,     /* int-sized: .values[i] (or i) for the i-th of
+			  * .choices; a name whose value an earlier one has
+			  * is an old alias, accepted and not shown */
+	CMDOPT_ARGS,     /* .args_cb(the whole argument struct, arg, err) */
 };
 
 enum cmdopt_flags {
 	CMDOPT_OPTARG = 1 << 0, /* argument optional, only as --name=VAL */
 	CMDOPT_HIDDEN = 1 << 1, /* parsed, not shown in help/man/completion */
 	CMDOPT_NEGATE = 1 << 2, /* CMDOPT_FLAG: set the bool to false */
+	CMDOPT_ABOVE_MIN = 1 << 3, /* CMDOPT_DOUBLE: > dmin, not >= */
+	CMDOPT_BELOW_MAX = 1 << 4, /* CMDOPT_DOUBLE: < dmax, not <= */
+	CMDOPT_PERCENT = 1 << 5,   /* CMDOPT_DOUBLE: may end in '%' */
 };
 
 enum cmdopt_cmd_flags {
@@ -76,6 +90,13 @@ struct cmdopt;
  */
 typedef int (*cmdopt_cb)(const struct cmdopt *o, void *field,
 			 const char *arg, char *err, size_t errlen);
+/*
+ * The same for an option that fills several fields (--target appends to
+ * the target list and its allocation count): called with the whole
+ * argument struct of the row's table, whatever the order of its members.
+ */
+typedef int (*cmdopt_args_cb)(const struct cmdopt *o, void *args,
+			      const char *arg, char *err, size_t errlen);
 
 struct cmdopt {
 	enum cmdopt_type type;
@@ -85,9 +106,14 @@ struct cmdopt {
 	const char *argh;        /* placeholder ("PATH"); NULL: no argument */
 	const char *help;        /* one unwrapped sentence or more */
 	unsigned flags;          /* enum cmdopt_flags */
-	long long min, max;      /* CMDOPT_INT / CMDOPT_DOUBLE bounds */
-	const char *choices;     /* CMDOPT_CHOICE: "text|json|csv" */
+	long long min, max;      /* CMDOPT_INT bounds */
+	double dmin, dmax;       /* CMDOPT_DOUBLE bounds */
+	double scale;            /* CMDOPT_DOUBLE: stored = given * scale */
+	const char *choices;     /* CMDOPT_CHOICE/ENUM: "text|json|csv" */
+	const int *values;       /* CMDOPT_ENUM: one per choice; NULL: index */
+	const char *def;         /* the default, for help and man; or NULL */
 	cmdopt_cb cb;            /* CMDOPT_CALLBACK */
+	cmdopt_args_cb args_cb;  /* CMDOPT_ARGS */
 	const struct cmdopt *sub; /* CMDOPT_INCLUDE */
 	enum cmdopt_complete complete;
 };
@@ -136,10 +162,45 @@ struct cmdopt_cmd {
 	{ .type = CMDOPT_INT, .short_name = (s), .long_name = (l),         \
 	  .off = CMDOPT_FIELD(T, f, long long), .argh = (a), .help = (h),  \
 	  .min = (lo), .max = (hi) }
-#define CMDOPT_DBL(s, l, T, f, a, lo, hi, h)                               \
+/* A double in [lo, hi] (hi may be HUGE_VAL); d: the default or NULL. */
+#define CMDOPT_DBL(s, l, T, f, a, lo, hi, d, h)                            \
 	{ .type = CMDOPT_DOUBLE, .short_name = (s), .long_name = (l),      \
 	  .off = CMDOPT_FIELD(T, f, double), .argh = (a), .help = (h),     \
-	  .min = (lo), .max = (hi) }
+	  .dmin = (lo), .dmax = (hi), .def = (d) }
+/* The same in (lo, hi): both bounds excluded. */
+#define CMDOPT_DBL_OPEN(s, l, T, f, a, lo, hi, d, h)                       \
+	{ .type = CMDOPT_DOUBLE, .short_name = (s), .long_name = (l),      \
+	  .off = CMDOPT_FIELD(T, f, double), .argh = (a), .help = (h),     \
+	  .dmin = (lo), .dmax = (hi), .def = (d),                          \
+	  .flags = CMDOPT_ABOVE_MIN | CMDOPT_BELOW_MAX }
+/* A percentage in (lo, hi], written with or without '%' ("5", "5%"). */
+#define CMDOPT_PCT(s, l, T, f, a, lo, hi, d, h)                            \
+	{ .type = CMDOPT_DOUBLE, .short_name = (s), .long_name = (l),      \
+	  .off = CMDOPT_FIELD(T, f, double), .argh = (a), .help = (h),     \
+	  .dmin = (lo), .dmax = (hi), .def = (d),                          \
+	  .flags = CMDOPT_ABOVE_MIN | CMDOPT_PERCENT }
+/* A double in [lo, hi] given in one unit, stored times sc ("MS" into
+ * seconds: 1e-3). */
+#define CMDOPT_DBL_SCALED(s, l, T, f, a, lo, hi, sc, d, h)                 \
+	{ .type = CMDOPT_DOUBLE, .short_name = (s), .long_name = (l),      \
+	  .off = CMDOPT_FIELD(T, f, double), .argh = (a), .help = (h),     \
+	  .dmin = (lo), .dmax = (hi), .scale = (sc), .def = (d) }
+#define CMDOPT_UINT64(s, l, T, f, a, d, h)                                 \
+	{ .type = CMDOPT_U64, .short_name = (s), .long_name = (l),         \
+	  .off = CMDOPT_FIELD(T, f, uint64_t), .argh = (a), .help = (h),   \
+	  .def = (d) }
+#define CMDOPT_BYTES(s, l, T, f, a, d, h)                                  \
+	{ .type = CMDOPT_SIZE, .short_name = (s), .long_name = (l),        \
+	  .off = CMDOPT_FIELD(T, f, uint64_t), .argh = (a), .help = (h),   \
+	  .def = (d) }
+/* The field is an enum (any int-sized type); vals: NULL or one int per
+ * choice. */
+#define CMDOPT_ENUMERATE(s, l, T, f, a, c, vals, d, h)                     \
+	{ .type = CMDOPT_ENUM, .short_name = (s), .long_name = (l),        \
+	  .off = offsetof(T, f) + 0 * sizeof(char[                         \
+		 sizeof(((T *)0)->f) == sizeof(int) ? 1 : -1]),            \
+	  .argh = (a), .help = (h), .choices = (c), .values = (vals),      \
+	  .def = (d) }
 #define CMDOPT_CHOOSE(s, l, T, f, a, c, h)                                 \
 	{ .type = CMDOPT_CHOICE, .short_name = (s), .long_name = (l),      \
 	  .off = CMDOPT_FIELD(T, f, const char *), .argh = (a), .help = (h), \
@@ -148,14 +209,20 @@ struct cmdopt_cmd {
 #define CMDOPT_CB(s, l, T, f, a, fn, h)                                    \
 	{ .type = CMDOPT_CALLBACK, .short_name = (s), .long_name = (l),    \
 	  .off = offsetof(T, f), .argh = (a), .help = (h), .cb = (fn) }
-#define CMDOPT_CB_C(s, l, T, f, a, fn, c, h)                               \
-	{ .type = CMDOPT_CALLBACK, .short_name = (s), .long_name = (l),    \
-	  .off = offsetof(T, f), .argh = (a), .help = (h), .cb = (fn),     \
-	  .complete = (c) }
 #define CMDOPT_CB_OPTARG(s, l, T, f, a, fn, h)                             \
 	{ .type = CMDOPT_CALLBACK, .short_name = (s), .long_name = (l),    \
 	  .off = offsetof(T, f), .argh = (a), .help = (h), .cb = (fn),     \
 	  .flags = CMDOPT_OPTARG }
+/* A callback given the whole argument struct of the table, not a field. */
+#define CMDOPT_ARGS_CB(s, l, a, fn, h)                                     \
+	{ .type = CMDOPT_ARGS, .short_name = (s), .long_name = (l),        \
+	  .argh = (a), .help = (h), .args_cb = (fn) }
+#define CMDOPT_ARGS_CB_C(s, l, a, fn, c, h)                                \
+	{ .type = CMDOPT_ARGS, .short_name = (s), .long_name = (l),        \
+	  .argh = (a), .help = (h), .args_cb = (fn), .complete = (c) }
+#define CMDOPT_ARGS_CB_OPTARG(s, l, a, fn, h)                              \
+	{ .type = CMDOPT_ARGS, .short_name = (s), .long_name = (l),        \
+	  .argh = (a), .help = (h), .args_cb = (fn), .flags = CMDOPT_OPTARG }
 #define CMDOPT_HEADING(h) { .type = CMDOPT_GROUP, .help = (h) }
 /* Include shared table `tab` for the struct embedded as field f of T. */
 #define CMDOPT_INCLUDE_AT(T, f, tab)                                       \
@@ -202,8 +269,9 @@ static inline int cmdopt_exit(int rc)
 }
 
 /*
- * Print "fslab CMD: <message>; see 'fslab CMD --help'" to stderr and
- * return EXIT_USAGE: the one form of every usage error after parsing.
+ * Print "error: <message>; see 'fslab CMD --help'" to stderr and return
+ * EXIT_USAGE: the one form of every usage error, the parser's and the
+ * command's own checks after it.
  */
 int cmdopt_usage_error(const struct cmdopt_cmd *cmd, const char *fmt, ...)
 	PRINTF(2, 3);
@@ -224,6 +292,13 @@ enum cmdopt_complete cmdopt_completion(const struct cmdopt *o);
 
 /* "-t, --target SPEC", "--trace[=PHASE,...]": the left column of help. */
 char *cmdopt_signature(const struct cmdopt *o);
+
+/* o's help sentence with "(default: X)" when it names one; free it. */
+char *cmdopt_help_text(const struct cmdopt *o);
+/* Does o pick its value from o->choices (CMDOPT_CHOICE, CMDOPT_ENUM)? */
+bool cmdopt_has_choices(const struct cmdopt *o);
+/* Is the i-th of an enum's choices an old alias (not to be shown)? */
+bool cmdopt_choice_hidden(const struct cmdopt *o, size_t i);
 
 /* Closest long name to `name` (without dashes), or NULL. */
 const char *cmdopt_suggest(const struct cmdopt *tab, const char *name);

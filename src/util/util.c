@@ -153,16 +153,6 @@ noreturn void die(const char *fmt, ...)
 	exit(EXIT_RUNTIME);
 }
 
-noreturn void usage_die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("usage: ", fmt, ap, NULL);
-	va_end(ap);
-	exit(EXIT_USAGE);
-}
-
 noreturn void bug_fl(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;

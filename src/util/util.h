@@ -64,8 +64,6 @@ void warning(const char *fmt, ...) PRINTF(1, 2);
 const char *last_error(void);
 /* Print and exit(EXIT_RUNTIME).  Only before any mount or loop device exists. */
 noreturn void die(const char *fmt, ...) PRINTF(1, 2);
-/* Print "fslab: usage: ..." and exit(EXIT_USAGE). */
-noreturn void usage_die(const char *fmt, ...) PRINTF(1, 2);
 /* Programmer error: print file/line and abort. */
 #define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
 noreturn void bug_fl(const char *file, int line, const char *fmt, ...)

@@ -215,7 +215,7 @@ static int fsck_run(struct wl_ctx *ctx, const void *vo)
 	phase_metric(ph, "checker_sys_s",
 		     (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
 		     "s", BETTER_LOWER);
-	phase_metric(ph, "peak_rss", (double)ru.ru_maxrss * 1024, "B",
+	phase_metric(ph, "peak_rss_B", (double)ru.ru_maxrss * 1024, "B",
 		     BETTER_LOWER);
 	if (code == 127) {
 		phase_fail(ph, "'%s' is not installed", argv[0]);
@@ -255,7 +255,7 @@ static void fsck_report(FILE *out, const struct run_rec *run,
 	(void)run;
 	for (size_t i = 0; i < wr->nr_phases; i++) {
 		const struct phase_rec *p = &wr->phases[i];
-		const struct metric *rss = phase_rec_metric(p, "peak_rss");
+		const struct metric *rss = phase_rec_metric(p, "peak_rss_B");
 		const struct metric *us = phase_rec_metric(p,
 							   "checker_user_s");
 		const struct metric *ss = phase_rec_metric(p,

@@ -18,6 +18,8 @@
 #                           tag, PHASE a phase name or NAME@LABEL
 #   metric_int ...          the same rounded toward zero, for counts
 #   metric_full ...         the same as "value unit better"
+#   check_metric_names [DB] ok/not_ok: every metric stored in DB ($DB)
+#                           is named by the rule (README "Metric names")
 #   $METRICS                every stored metric with its run, workload
 #                           and phase as one SQL table, for queries the
 #                           helpers do not cover:
@@ -231,6 +233,61 @@ metric_int() {
 # metric_full RUN PHASE NAME: "value unit better".
 metric_full() {
 	_metric_select "value || ' ' || unit || ' ' || better" "$@"
+}
+
+# check_metric_names [DB]: one ok/not_ok, every metric name stored in DB
+# (default $DB) follows the naming rule for its unit (README "Metric
+# names", src/result.h), restated here so the test does not trust the
+# code it checks: rates end in /s, durations _s, latency _ms, sizes _B
+# or _MiB, percentages _pct; counts and ratios end in none of them.
+check_metric_names() {
+	local db=${1:-$DB} bad n
+	if [ ! -s "$db" ]; then
+		# sqlite3 would create it; a test that skipped its runs has none
+		ok "metric names # skip no results database"
+		return 0
+	fi
+	n=$(sqlite3 "$db" "select count(*) from metrics")
+	bad=$(sqlite3 -separator "$(printf '\t')" "$db" \
+		"select distinct name, unit from metrics" | awk -F '\t' '
+	function ends(s, x) {
+		return length(s) >= length(x) &&
+			substr(s, length(s) - length(x) + 1) == x
+	}
+	{
+		n = $1; u = $2; why = ""
+		if (ends(n, "_bytes") || ends(n, "mib_s") || n ~ /(^|[.])(tps|iops)$/)
+			why = "a retired spelling"
+		else if (ends(u, "/s")) { if (!ends(n, "/s")) why = "a rate ends in /s" }
+		else if (u == "%") { if (!ends(n, "_pct")) why = "a percentage ends in _pct" }
+		else if (u ~ /^(s|ms|B|KiB|MiB|GiB|MHz)$/) {
+			if (!ends(n, "_" u)) why = "ends in _" u
+		} else if (n ~ /(\/s|_s|_ms|_B|_KiB|_MiB|_GiB|_pct|_MHz)$/)
+			why = "a count ends in no unit suffix"
+		if (why != "")
+			print n " [" u "]: " why
+	}')
+	[ "${n:-0}" -gt 0 ] && [ -z "$bad" ] &&
+		ok "the $n stored metrics follow the naming rule" ||
+		not_ok "the stored metrics follow the naming rule" "$n metrics" "$bad"
+	# Each workload's key metrics ("phase/name", fslab list -v) name
+	# stored figures: where a phase with key metrics ran ok, one of
+	# them is stored (some are absent on their own: compilebench stores
+	# no patch.avg_MiB/s when no patch ran).
+	local wl k ph names miss=
+	for wl in $(sqlite3 "$db" "select distinct workload from wlruns"); do
+		for ph in $("$FSLAB" list -v "$wl" | sed -n 's/^  key metrics: //p' |
+			tr ' ' '\n' | sed 's,/.*,,' | sort -u); do
+			names=$("$FSLAB" list -v "$wl" | sed -n 's/^  key metrics: //p' |
+				tr ' ' '\n' | sed -n "s,^$ph/\(.*\),'\1',p" | paste -sd,)
+			n=$(sqlite3 "$db" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.workload = '$wl' and p.name = '$ph' and p.status = 'ok'")
+			[ "$n" -gt 0 ] || continue
+			n=$(sqlite3 "$db" "select count(*) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.workload = '$wl' and p.name = '$ph' and p.status = 'ok' and m.name in ($names)")
+			[ "$n" -gt 0 ] || miss="$miss $wl:$ph/{$names}"
+		done
+	done
+	[ -z "$miss" ] && ok "every key metric is a stored name" ||
+		not_ok "every key metric is a stored name" "missing:$miss"
 }
 
 # num_ge A B / num_lt A B: numeric comparisons of decimals (bash's

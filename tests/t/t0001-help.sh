@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Every command answers --help with exit 0; misuse exits 2 with one line.
+# Every command answers --help with exit 0; misuse exits 2 with one line,
+# git's "error: REASON; see 'fslab CMD --help'".
 . "$(dirname "$0")/lib.sh"
 
 cmds=$("$FSLAB" __complete commands)
@@ -30,7 +31,7 @@ for c in $cmds; do
 	long=$("$FSLAB" __complete options "$c" | grep -o -- '--[a-z-]*' | head -1)
 	[ -n "$long" ] || continue
 	out=$("$FSLAB" "$c" "${long}x" 2>&1); rc=$?
-	[ $rc -eq 2 ] && [[ $out == "fslab $c: unknown option '${long}x' (did you mean '--"* ]] &&
+	[ $rc -eq 2 ] && [[ $out == "error: unknown option '${long}x' (did you mean '--"* ]] &&
 		[[ $out == *"see 'fslab $c --help'" ]] && [ "$(wc -l <<<"$out")" -eq 1 ] &&
 		ok "$c ${long}x: one usage line with a suggestion" ||
 		not_ok "$c ${long}x: one usage line with a suggestion" "exit $rc" "$out"

@@ -95,7 +95,7 @@ for gi, label in enumerate(w["groups"]):
     m = re.search(r"^intial create total runs (\d+) avg ([0-9.]+) MB/s "
                   r"\(user ([0-9.]+)s sys ([0-9.]+)s\)$", block, re.M)
     assert m, block
-    for metric, val in (("initial-create.avg", m.group(2)),
+    for metric, val in (("initial-create.avg_MiB/s", m.group(2)),
                         ("initial-create.user_s", m.group(3)),
                         ("initial-create.sys_s", m.group(4)),
                         ("initial-create.runs", m.group(1))):
@@ -116,4 +116,5 @@ grep -qx 'Average xfs results (0 of 1 repetitions; not counted: rep 0 failed)' "
 
 journals=$(find "$FSLAB_STATE_DIR" -type f 2>/dev/null | head -3)
 [ -z "$journals" ] && ok "state journals removed after clean runs" || not_ok "state journals removed after clean runs" "$journals"
+check_metric_names
 finish

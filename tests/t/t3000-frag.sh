@@ -249,4 +249,5 @@ out=$("$FSLAB" frag --jobs 2>&1)
 check "frag --help" "$FSLAB" frag --help
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
 	not_ok "no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
+check_metric_names
 finish

@@ -59,13 +59,15 @@ stored=$(sqlite3 "$DB" "select phase from $PHASES where run = $run order by seq"
 want=$(echo $phases)
 [ "$stored" = "$want " ] && ok "ext4: every bonnie test stored as a phase" ||
 	not_ok "ext4: every bonnie test stored as a phase" "got '$stored'" "want '$want '"
-for m in rate too_fast lat_max_ms lat_p50_ms lat_p99_ms wall_s user_s sys_s; do
+for m in too_fast lat_max_ms lat_p50_ms lat_p99_ms wall_s user_s sys_s; do
 	n=$(sqlite3 "$DB" "select count(*) from $METRICS where run = $run and name = '$m'")
 	[ "$n" -eq 12 ] && ok "ext4: metric $m on all 12 phases" || not_ok "ext4: metric $m on all 12 phases" "got $n"
 done
+n=$(sqlite3 "$DB" "select count(*) from $METRICS where run = $run and name = 'rate_' || unit and unit in ('KiB/s', 'seeks/s', 'files/s')")
+[ "$n" -eq 12 ] && ok "ext4: bonnie++'s rate_UNIT on all 12 phases" || not_ok "ext4: bonnie++'s rate_UNIT on all 12 phases" "got $n"
 n=$(sqlite3 "$DB" "select count(*) from $METRICS where run = $run and name in ('dev_write_MiB', 'sys_cpu_pct')")
 [ "$n" -ge 12 ] && ok "ext4: device I/O and system CPU stored" || not_ok "ext4: device I/O and system CPU stored" "got $n"
-n=$(sqlite3 "$DB" "select count(*) from $METRICS where run = $run and phase = 'block-write' and name = 'rate' and unit = 'KiB/s' and better = 1")
+n=$(sqlite3 "$DB" "select count(*) from $METRICS where run = $run and phase = 'block-write' and name = 'rate_KiB/s' and unit = 'KiB/s' and better = 1")
 [ "$n" -eq 1 ] && ok "ext4: block rate stored with unit and direction" || not_ok "ext4: block rate stored with unit and direction" "got $n"
 n=$(sqlite3 "$DB" "select count(*) from workers k join phases p on k.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.run_id = $run and p.name = 'seeks'" 2>&1)
 [ "$n" = 5 ] && ok "ext4: five seeker threads recorded" || not_ok "ext4: five seeker threads recorded" "got $n"
@@ -174,4 +176,5 @@ check_exit "refuses a file below twice the RAM" 2 \
 check_exit "refuses a chunk that is not a power of two" 2 \
 	"$FSLAB" run --target "dir:$SCRATCH/dir" --workload bonnie:size=256M,ram=0,chunk=3000 \
 	--db "$DB" --scratch "$SCRATCH"
+check_metric_names
 finish

@@ -113,4 +113,5 @@ check_exit "bad option refused with usage exit" 2 \
 	--db "$DB" --scratch "$SCRATCH"
 nothing_left_under "$SCRATCH" && ok "nothing left mounted at the end" ||
 	not_ok "nothing left mounted at the end" "$(grep "$SCRATCH" /proc/mounts)"
+check_metric_names
 finish

@@ -52,10 +52,10 @@ for fs in ext4 btrfs; do
 	else not_ok "$fs: total transactions = sum over ops = sum over threads" "total '$total' ops '$sum' threads '$wsum'"; fi
 	nw=$(q "select count(*) from workers where phase_id = $ph")
 	[ "$nw" -eq 3 ] && ok "$fs: one worker row per thread" || not_ok "$fs: one worker row per thread" "got $nw"
-	tps=$(q "select count(*) from metrics where phase_id = $ph and name = 'tps' and unit = 'transactions/s' and better = 1 and value > 0")
-	[ "$tps" -eq 1 ] && ok "$fs: tps stored with unit and direction" || not_ok "$fs: tps stored with unit and direction"
-	nops=$(q "select count(*) from metrics where phase_id = $ph and name like '%.tps'")
-	[ "$nops" -eq 15 ] && ok "$fs: every op of the profile has its tps" || not_ok "$fs: every op of the profile has its tps" "got $nops"
+	tps=$(q "select count(*) from metrics where phase_id = $ph and name = 'transactions/s' and unit = 'transactions/s' and better = 1 and value > 0")
+	[ "$tps" -eq 1 ] && ok "$fs: transactions/s stored with unit and direction" || not_ok "$fs: transactions/s stored with unit and direction"
+	nops=$(q "select count(*) from metrics where phase_id = $ph and name like '%.transactions/s'")
+	[ "$nops" -eq 15 ] && ok "$fs: every op of the profile has its transactions/s" || not_ok "$fs: every op of the profile has its transactions/s" "got $nops"
 	lat=$(q "select count(*) from metrics where phase_id = $ph and name like '%.lat_p99_ms' and unit = 'ms'")
 	[ "$lat" -ge 1 ] && ok "$fs: latency percentiles stored" || not_ok "$fs: latency percentiles stored"
 	seed=$(q "select cast(value as integer) from metrics where phase_id = $ph and name = 'seed'")
@@ -71,4 +71,5 @@ for fs in ext4 btrfs; do
 	nothing_left_under "$SCRATCH" && ok "$fs: no mount or loop device left" ||
 		not_ok "$fs: no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
 done
+check_metric_names
 finish

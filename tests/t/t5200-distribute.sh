@@ -68,7 +68,7 @@ run_one() {
 	fi
 	ni=$(metric_int "$run" distribute intervals)
 	[ -n "$ni" ] && [ "$ni" -ge 1 ] && [ "$ni" -le 600 ] &&
-		[ -n "$(metric_int "$run" distribute interval.0.files_s)" ] &&
+		[ -n "$(metric_int "$run" distribute interval.0.files/s)" ] &&
 		ok "$tag: interval series stored ($ni)" ||
 		not_ok "$tag: interval series stored" "intervals '$ni'"
 	[ -n "$(metric_int "$run" distribute lat_p99_ms)" ] &&
@@ -103,4 +103,5 @@ check_exit "files and rate together are a usage error" 2 \
 	--db "$DB" --scratch "$SCRATCH"
 left=$(find "$SCRATCH" -maxdepth 1 \( -name '*.img' -o -name '*.mnt' \) | head -3)
 [ -z "$left" ] && ok "no image or mount point left" || not_ok "no image or mount point left" "$left"
+check_metric_names
 finish

@@ -150,4 +150,5 @@ check_exit "model and tarball together is a usage error" 2 "$FSLAB" run \
 check_exit "bad order is a usage error" 2 "$FSLAB" run --target ext4:size=1G \
 	--workload "tree:order=readdir+sideways" --db "$DB" --scratch "$SCRATCH"
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" || not_ok "no mount or loop device left"
+check_metric_names
 finish

@@ -33,7 +33,7 @@ for want in "== compilebench: 2 configurations, baseline 'ext4'" \
 	"differs: mount options" \
 	"target order: balanced; rep 0:" \
 	"metric               config            mean ± 95% CI   change  verdict" \
-	"initial-create.avg   ext4" "delete.avg" \
+	"initial-create.avg_MiB/s" "delete.avg_s" \
 	"roll-up (geometric mean" "noatime vs ext4: " \
 	"method: n = repetitions" "result: "; do
 	grep -qF -- "$want" "$out" || missing="$missing|$want"
@@ -51,8 +51,8 @@ for want in "== compilebench: 2 configurations, baseline 'ext4'" \
 	"compilebench averages (mean over repetitions" \
 	"Average ext4 results" "Average noatime results" \
 	"intial create" "stat compiled tree" \
-	"summary  initial-create.avg [MiB/s]  (higher is better; harmonic mean)  key" \
-	"summary  delete.avg [s]  (lower is better; arithmetic mean)  key" \
+	"summary  initial-create.avg_MiB/s [MiB/s]  (higher is better; harmonic mean)  key" \
+	"summary  delete.avg_s [s]  (lower is better; arithmetic mean)  key" \
 	"initial-create  MiB/s [MiB/s]" "initial-create  files/s" \
 	"initial-create  wall_s [s]" \
 	"95% CI of mean" "95% CI of change" "p adj" "mdc" "verdict" "baseline" \
@@ -88,7 +88,7 @@ w = d["workloads"][0]
 assert w["workload"] == "compilebench", w["workload"]
 assert w["groups"] == ["ext4", "noatime"], w["groups"]
 rows = {(r["phase"], r["metric"]): r for r in w["rows"]}
-k = rows[("summary", "initial-create.avg")]
+k = rows[("summary", "initial-create.avg_MiB/s")]
 assert k["key"] and k["better"] == "higher" and k["mean_kind"] == "harmonic"
 assert [g["n"] for g in k["groups"]] == [3, 3]
 assert len(k["groups"][0]["samples"]) == 3
@@ -99,7 +99,7 @@ assert rows[("create", "MiB/s")]["groups"][0]["instances"] > 3
 assert any(x["field"] == "mount options" for x in w["differences"])
 for f in ("ratio", "change_pct", "change_ci_lo_pct", "p", "p_adj", "mdc_pct", "significant", "verdict"):
     assert f in v, f
-assert rows[("summary", "delete.avg")]["better"] == "lower"
+assert rows[("summary", "delete.avg_s")]["better"] == "lower"
 assert w["rollup"][1]["metrics"] >= 1
 assert isinstance(w["regression"], bool)
 PY
@@ -116,7 +116,7 @@ assert rows and rows[0]["workload"] == "compilebench"
 groups = {r["group"] for r in rows}
 assert groups == {"ext4", "noatime"}, groups
 assert all(r["baseline"] == "ext4" for r in rows)
-key = [r for r in rows if r["metric"] == "initial-create.avg"]
+key = [r for r in rows if r["metric"] == "initial-create.avg_MiB/s"]
 assert len(key) == 2 and key[0]["verdict"] == "baseline"
 PY
 then ok "compare --format csv has a header and a row per group"; else not_ok "compare --format csv has a header and a row per group"; fi
@@ -159,7 +159,7 @@ else
 	not_ok "A/A: no significant change, roll-up 1" "exit $rc" "$(grep -E 'REGRESS|improve|roll|vs' <<<"$out" | head)"
 fi
 
-# Plant a regression: two copies of the run whose initial-create.avg the
+# Plant a regression: two copies of the run whose initial-create.avg_MiB/s the
 # test sets itself (100 vs 50, the same 2 % steps).
 copy_run() { # copy_run TAG OFFSET
 	sqlite3 "$DB" <<SQL
@@ -184,7 +184,7 @@ SQL
 }
 set_metric() { # set_metric TAG BASE
 	# Spread of 2 % a sample, the same in both copies: exact ratios.
-	sqlite3 "$DB" "update metrics set value = $2 * (1 + 0.02 * (select w.rep + 3 * t.idx from phases p join wlruns w on p.wlrun_id = w.id join targets t on w.target_id = t.id where p.id = metrics.phase_id)) where name = 'initial-create.avg' and phase_id in (select p.id from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$1')"
+	sqlite3 "$DB" "update metrics set value = $2 * (1 + 0.02 * (select w.rep + 3 * t.idx from phases p join wlruns w on p.wlrun_id = w.id join targets t on w.target_id = t.id where p.id = metrics.phase_id)) where name = 'initial-create.avg_MiB/s' and phase_id in (select p.id from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$1')"
 }
 copy_run syn-a 1000000 && copy_run syn-b 2000000 && set_metric syn-a 100 && set_metric syn-b 50
 n=$(sqlite3 "$DB" "select count(*) from runs where tag like 'syn-%'")
@@ -193,19 +193,33 @@ out=$("$FSLAB" compare syn-a syn-b --db "$DB" --long --min-wall 0 --fail-on-regr
 rc=$?
 [ $rc -eq 3 ] && ok "--fail-on-regression exits 3 on a planted regression" ||
 	not_ok "--fail-on-regression exits 3 on a planted regression" "exit $rc" "$out"
-grep -A4 '^summary  initial-create.avg' <<<"$out" | grep -q -- '-50.0%.*\* REGRESSION' &&
+grep -A4 '^summary  initial-create.avg_MiB/s' <<<"$out" | grep -q -- '-50.0%.*\* REGRESSION' &&
 	ok "the regression is labelled, -50%" ||
-	not_ok "the regression is labelled, -50%" "$(grep -A4 '^summary  initial-create.avg' <<<"$out")"
+	not_ok "the regression is labelled, -50%" "$(grep -A4 '^summary  initial-create.avg_MiB/s' <<<"$out")"
 check_exit "without --fail-on-regression: exit 0" 0 "$FSLAB" compare syn-a syn-b --db "$DB" --min-wall 0
 out=$("$FSLAB" compare syn-b syn-a --db "$DB" --long --min-wall 0 --fail-on-regression 2>&1)
 rc=$?
-[ $rc -eq 0 ] && grep -A4 '^summary  initial-create.avg' <<<"$out" | grep -q -- '+100.0%.*\* improvement' &&
+[ $rc -eq 0 ] && grep -A4 '^summary  initial-create.avg_MiB/s' <<<"$out" | grep -q -- '+100.0%.*\* improvement' &&
 	ok "the other way round: an improvement, exit 0" ||
-	not_ok "the other way round: an improvement, exit 0" "exit $rc" "$(grep -A4 '^summary  initial-create.avg' <<<"$out")"
+	not_ok "the other way round: an improvement, exit 0" "exit $rc" "$(grep -A4 '^summary  initial-create.avg_MiB/s' <<<"$out")"
 out=$("$FSLAB" compare syn-a syn-b --db "$DB" --min-wall 0 --min-change 60 --fail-on-regression 2>&1)
 rc=$?
 [ $rc -eq 0 ] && ok "--min-change above the change: not a regression" ||
 	not_ok "--min-change above the change: not a regression" "exit $rc"
+# A run stored before the naming rule (compilebench's summary figures
+# were "KIND.avg") reads under today's names, so it compares with new runs.
+copy_run syn-old 3000000 && set_metric syn-old 50 &&
+	sqlite3 "$DB" "update metrics set name = replace(replace(name, '.avg_MiB/s', '.avg'), '.avg_s', '.avg') where phase_id in (select phase_id from $METRICS where tag = 'syn-old')"
+n=$(sqlite3 "$DB" "select count(*) from $METRICS where tag = 'syn-old' and name = 'initial-create.avg'")
+[ "$n" -eq 6 ] && ok "a copy stored under the old names" || not_ok "a copy stored under the old names" "got $n"
+out=$("$FSLAB" compare syn-a syn-old --db "$DB" --long --min-wall 0 --fail-on-regression 2>&1)
+rc=$?
+[ $rc -eq 3 ] && grep -A4 '^summary  initial-create.avg_MiB/s' <<<"$out" | grep -q -- '-50.0%.*\* REGRESSION' &&
+	grep -q '^summary  delete.avg_s' <<<"$out" && ! grep -q '\.avg ' <<<"$out" &&
+	ok "old names compare with new ones under the new names" ||
+	not_ok "old names compare with new ones under the new names" "exit $rc" "$(grep -A4 '^summary' <<<"$out" | head -20)"
+"$FSLAB" show syn-old --db "$DB" --format csv | grep -q ',initial-create.avg_MiB/s,' &&
+	ok "show lists an old run under the new names" || not_ok "show lists an old run under the new names"
 check_exit "compare: unknown run exits 1" 1 "$FSLAB" compare nosuchtag --db "$DB"
 
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||

@@ -23,7 +23,7 @@ nsvg=$(grep -c '<svg' "$html")
 [ "$nsvg" -ge 4 ] && ok "inline SVG charts ($nsvg)" || not_ok "inline SVG charts" "got $nsvg"
 missing=
 for want in '<!DOCTYPE html>' '<style>' 'Average ext4 results' 'roll-up' \
-	'95% CI of change' '<h3>summary initial-create.avg [MiB/s]' \
+	'95% CI of change' '<h3>summary initial-create.avg_MiB/s [MiB/s]' \
 	'<h3>read wall_s [s]'; do
 	grep -qF -- "$want" "$html" || missing="$missing|$want"
 done

@@ -166,7 +166,7 @@ if have_cbdata; then
 		not_ok "run --trace: phases carry trace metrics" "got $nph"
 	python3 -c "import sys; sys.exit(not float('$nreq') > 0)" &&
 		ok "run --trace: requests were traced" || not_ok "run --trace: requests were traced" "$nreq"
-	nseek=$(sqlite3 "$DB" "select count(*) $q and name in ('trace.seeks', 'trace.layout_score', 'trace.lat_p99_ms', 'trace.ts.0.mib_s') ")
+	nseek=$(sqlite3 "$DB" "select count(*) $q and name in ('trace.seeks', 'trace.layout_score', 'trace.lat_p99_ms', 'trace.ts.0.MiB/s') ")
 	[ "$nseek" -ge 8 ] && ok "run --trace: seeks, score, latency, series stored" ||
 		not_ok "run --trace: seeks, score, latency, series stored" "got $nseek"
 	loopm=$(sqlite3 "$DB" "select count(*) $q and name = 'trace.loop_device' and value = 1")
@@ -286,4 +286,5 @@ rc=$?
 	ok "cleanup removes the instance" || not_ok "cleanup removes the instance" "exit $rc" "$(cat "$SCRATCH/cleanup.out")"
 [ -z "$inst" ] || [ ! -e "$inst" ] && ok "instance gone" || not_ok "instance gone" "$inst"
 check_tracefs "after cleanup"
+check_metric_names
 finish

@@ -31,7 +31,7 @@ if [ -n "$r" ] && [ -n "$i" ] && awk -v r="$r" -v i="$i" 'BEGIN { exit !(i < r) 
 else
 	not_ok "inode order's modelled time is lower than readdir order's" "readdir $r, inode $i"
 fi
-n=$(sqlite3 "$DB" "select count(distinct name) from $METRICS where phase like 'cold-read%' and name in ('disk.mib_s', 'disk.files_s', 'disk.seek_share', 'disk.transfer_share', 'disk.seek_s', 'disk.transfer_s')")
+n=$(sqlite3 "$DB" "select count(distinct name) from $METRICS where phase like 'cold-read%' and name in ('disk.MiB/s', 'disk.files/s', 'disk.seek_share', 'disk.transfer_share', 'disk.seek_s', 'disk.transfer_s')")
 [ "$n" = 6 ] && ok "cold reads carry modelled MiB/s, files/s and seek/transfer shares" ||
 	not_ok "cold reads carry modelled MiB/s, files/s and seek/transfer shares" "$n of 6"
 
@@ -172,4 +172,5 @@ else
 fi
 losetup -d "$dev"
 nothing_left_under "$SCRATCH" && ok "nothing left mounted" || not_ok "nothing left mounted"
+check_metric_names
 finish

@@ -164,4 +164,5 @@ check_exit "bad profile exits 2" 2 "$FSLAB" age "$SCRATCH" --profile "$SCRATCH/n
 check "age --help" "$FSLAB" age --help
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
 	not_ok "no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
+check_metric_names
 finish

@@ -18,7 +18,7 @@ for fs in ext4 xfs btrfs; do
 	got=$(sqlite3 "$DB" "select status, value from $METRICS where tag = 'fsck-$fs' and phase = 'fsck' and name = 'exit_status'")
 	[ "$got" = "ok|0.0" ] || [ "$got" = "ok|0" ] && ok "$fs: stored status ok, exit 0" ||
 		not_ok "$fs: stored status ok, exit 0" "got '$got'"
-	n=$(sqlite3 "$DB" "select count(*) from $METRICS where tag = 'fsck-$fs' and name in ('peak_rss', 'checker_user_s', 'checker_sys_s', 'wall_s')")
+	n=$(sqlite3 "$DB" "select count(*) from $METRICS where tag = 'fsck-$fs' and name in ('peak_rss_B', 'checker_user_s', 'checker_sys_s', 'wall_s')")
 	[ "$n" = 4 ] && ok "$fs: wall, CPU and peak memory stored" ||
 		not_ok "$fs: wall, CPU and peak memory stored" "got $n"
 done
@@ -70,4 +70,5 @@ out=$("$FSLAB" run --target dir:"$SCRATCH/d" --workload fsck --db "$DB" 2>&1); r
 	ok "dir: target refused with a reason" || not_ok "dir: target refused with a reason" "$out"
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
 	not_ok "no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
+check_metric_names
 finish

@@ -199,4 +199,5 @@ grep -qE "rank 3 failed (to set up its target|pre-flight): .*no-such-dir" "$SCRA
 [ $took -lt 60 ] && ok "no hang (${took}s)" || not_ok "no hang" "${took}s"
 check_exit "loop targets are refused under MPI" 2 env ASAN_OPTIONS=detect_leaks=0 \
 	$MPIRUN -np 2 "$FSLAB" run --target ext4:size=1G --workload "$wl" --no-store
+check_metric_names
 finish

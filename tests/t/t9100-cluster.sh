@@ -89,9 +89,9 @@ grep -Eq '^ +ranks 6: min [0-9]+ max [0-9]+ mean [0-9]+ σ [0-9]+ files/s, slowe
 grep -q "caches dropped once per host, each through its own mount of $M.*, on 3 of 3 hosts: c1 (rank 0) c2 (rank 1) c3 (rank 2)$" "$out" &&
 	ok "caches dropped once per host, by its lowest rank" || not_ok "caches dropped once per host" "$(grep -i cache "$out")"
 got=$(sqlite3 "$DB" "select group_concat(name, ' ') from $METRICS where tag = 'md6' and phase = 'create' and (name like 'host%' or name = 'slowest_host')")
-[ "$got" = "hosts host_min host_max host_mean slowest_host host:c1 host:c2 host:c3" ] &&
+[ "$got" = "hosts host_min_files/s host_max_files/s host_mean_files/s slowest_host host:c1_files/s host:c2_files/s host:c3_files/s" ] &&
 	[ "$(metric md6 create hosts)" = 3.0 ] && ok "store: per-host metric rows" || not_ok "store: per-host metric rows" "$got"
-lo=$(metric md6 create host_min) hi=$(metric md6 create host_max) c2=$(metric md6 create host:c2)
+lo=$(metric md6 create host_min_files/s) hi=$(metric md6 create host_max_files/s) c2=$(metric md6 create host:c2_files/s)
 awk -v l="$lo" -v h="$hi" -v c="$c2" 'BEGIN { exit !(l > 0 && l <= c && c <= h) }' &&
 	ok "host_min <= host:c2 <= host_max" || not_ok "host_min <= host:c2 <= host_max" "$lo $c2 $hi"
 [ "$(rank_files md6 create)" = "100 100 100 100 100 100" ] && ok "six worker rows of 100 files" || not_ok "six worker rows" "$(rank_files md6 create)"
@@ -202,4 +202,5 @@ for f in "$C"/*/netns "$C"/c*/mntns; do
 done
 [ $ns -eq 0 ] && ok "teardown: none of the namespaces exists" || not_ok "teardown: none of the namespaces exists" "$ns left"
 check "teardown again is a no-op" "$CL" down "$C"
+check_metric_names
 finish

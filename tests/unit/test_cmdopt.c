@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <math.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -45,7 +46,7 @@ static const struct cmdopt tab[] = {
 	CMDOPT_STR('o', "output", struct targs, out, "FILE", "write FILE"),
 	CMDOPT_INTEGER('n', "repeat", struct targs, n, "N", 1, 10,
 		       "repetitions"),
-	CMDOPT_DBL(0, "min-change", struct targs, pct, "PCT", 0, 0,
+	CMDOPT_DBL(0, "min-change", struct targs, pct, "PCT", 0, HUGE_VAL, NULL,
 		   "threshold"),
 	CMDOPT_CB_OPTARG(0, "trace", struct targs, cb_calls, "PHASE",
 			 count_cb, "trace phases"),
@@ -303,6 +304,176 @@ static void test_negate_and_hidden(void **state)
 	free(buf);
 }
 
+/* ---- typed rows: u64, size, enum, bounded doubles, whole-struct ---- */
+
+enum tmode { MODE_A = 10, MODE_B = 20 };
+static const int mode_values[] = { MODE_A, MODE_B, MODE_A };
+
+struct typed_args {
+	double alpha, wall_s, cov, frac;
+	uint64_t seed, size;
+	enum tmode mode;
+	/* what the whole-struct callback fills, not first on purpose */
+	const char *bins_arg;
+	bool have_bins;
+};
+
+static int set_bins(const struct cmdopt *o, void *args, const char *arg,
+		    char *err, size_t errlen)
+{
+	struct typed_args *a = args;
+
+	(void)o;
+	if (!strcmp(arg, "bad")) {
+		snprintf(err, errlen, "bad bins '%s'", arg);
+		return -1;
+	}
+	a->bins_arg = arg;
+	a->have_bins = true;
+	return 0;
+}
+
+static const struct cmdopt typed_tab[] = {
+	CMDOPT_UINT64('s', "seed", struct typed_args, seed, "N", "1",
+		      "seed"),
+	CMDOPT_BYTES(0, "size", struct typed_args, size, "SIZE", "64M",
+		     "how much"),
+	CMDOPT_ENUMERATE(0, "mode", struct typed_args, mode, "MODE",
+			 "a|b|old-a", mode_values, "a", "the mode"),
+	CMDOPT_DBL_OPEN(0, "alpha", struct typed_args, alpha, "LEVEL", 0, 1,
+			"0.05", "level"),
+	CMDOPT_DBL_SCALED(0, "min-wall", struct typed_args, wall_s, "MS", 0,
+			  HUGE_VAL, 1e-3, "50", "too short below MS"),
+	CMDOPT_PCT(0, "until-cov", struct typed_args, cov, "P", 0, 1000,
+		   NULL, "coefficient of variation"),
+	CMDOPT_DBL(0, "frac", struct typed_args, frac, "F", 0.25, 0.75, NULL,
+		   "closed range"),
+	CMDOPT_ARGS_CB(0, "bins", "LIST", set_bins, "bin edges"),
+	CMDOPT_TABLE_END,
+};
+
+static const struct cmdopt_cmd typed_cmd = {
+	.name = "typed", .usage = "[options]", .opts = typed_tab,
+};
+
+static int typed_parse(struct typed_args *a, int argc, char **argv)
+{
+	memset(a, 0, sizeof(*a));
+	return cmdopt_parse(&typed_cmd, argc, argv, a);
+}
+
+/* What a failed parse printed on stderr (fd 2), in buf. */
+static int typed_error(char *buf, size_t len, int argc, char **argv)
+{
+	struct typed_args a;
+	FILE *tmp = tmpfile();
+	int fd = dup(2), rc;
+	size_t n;
+
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	rc = typed_parse(&a, argc, argv);
+	fflush(stderr);
+	dup2(fd, 2);
+	close(fd);
+	rewind(tmp);
+	n = fread(buf, 1, len - 1, tmp);
+	buf[n] = '\0';
+	fclose(tmp);
+	return rc;
+}
+
+static void test_typed_rows(void **state)
+{
+	struct typed_args a;
+
+	(void)state;
+	assert_int_equal(typed_parse(&a, 15, ARGV("-s", "18446744073709551615",
+						 "--size", "4k", "--mode", "b",
+						 "--alpha", "0.01",
+						 "--min-wall", "250",
+						 "--until-cov", "5%",
+						 "--frac=0.75", "--bins=1,2")),
+			 15);
+	assert_true(a.seed == UINT64_MAX);
+	assert_true(a.size == 4096);
+	assert_int_equal(a.mode, MODE_B);
+	assert_true(a.alpha == 0.01);
+	assert_true(fabs(a.wall_s - 0.25) < 1e-12);
+	assert_true(a.cov == 5);
+	assert_true(a.frac == 0.75);
+	assert_string_equal(a.bins_arg, "1,2");
+	assert_true(a.have_bins);
+	/* sizes take binary suffixes; an old alias parses to its value */
+	assert_int_equal(typed_parse(&a, 5, ARGV("--size", "2G", "--mode",
+						"old-a")), 5);
+	assert_true(a.size == 2ULL << 30);
+	assert_int_equal(a.mode, MODE_A);
+	assert_int_equal(typed_parse(&a, 3, ARGV("--until-cov", "7.5")), 3);
+	assert_true(a.cov == 7.5);
+}
+
+static void test_typed_errors(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "--seed", "-1" }, { "--seed", "1x" }, { "--seed", "" },
+		{ "--seed", "18446744073709551616" }, { "--size", "4q" },
+		{ "--size", "-4k" }, { "--mode", "c" }, { "--mode", "A" },
+		{ "--alpha", "0" }, { "--alpha", "1" }, { "--alpha", "nan" },
+		{ "--min-wall", "-1" }, { "--min-wall", "inf" },
+		{ "--until-cov", "0" }, { "--until-cov", "1001" },
+		{ "--until-cov", "%" }, { "--frac", "0.2" },
+		{ "--frac", "0.8" }, { "--frac", "0.5%" }, { "--bins", "bad" },
+	};
+	char buf[512];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		int rc = typed_error(buf, sizeof(buf), 3,
+				     ARGV(bad[i][0], bad[i][1]));
+
+		if (rc != CMDOPT_ERROR)
+			fail_msg("%s %s: %d", bad[i][0], bad[i][1], rc);
+		/* git's form, one line: error: ...; see '... --help' */
+		assert_int_equal(strncmp(buf, "error: ", 7), 0);
+		assert_non_null(strstr(buf, "; see 'fslab typed --help'\n"));
+		assert_ptr_equal(strchr(buf, '\n'), buf + strlen(buf) - 1);
+	}
+	typed_error(buf, sizeof(buf), 3, ARGV("--mode", "c"));
+	/* the alias is accepted, not offered */
+	assert_string_equal(buf, "error: option '--mode' is one of a,b, not "
+			    "'c'; see 'fslab typed --help'\n");
+	typed_error(buf, sizeof(buf), 3, ARGV("--bins", "bad"));
+	assert_string_equal(buf, "error: bad bins 'bad'; see 'fslab typed "
+			    "--help'\n");
+}
+
+/* The default of a row is shown from the table, in help and man. */
+static void test_typed_help(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	char *text;
+
+	(void)state;
+	cmdopt_help(f, &typed_cmd);
+	fclose(f);
+	assert_non_null(strstr(buf, "--mode MODE"));
+	assert_non_null(strstr(buf, "the mode (default: a)"));
+	assert_non_null(strstr(buf, "level (default: 0.05)"));
+	assert_non_null(strstr(buf, "--bins LIST"));
+	assert_null(strstr(buf, "closed range (default"));
+	free(buf);
+	text = cmdopt_help_text(&typed_tab[1]);
+	assert_string_equal(text, "how much (default: 64M)");
+	free(text);
+	assert_true(cmdopt_has_choices(&typed_tab[2]));
+	assert_false(cmdopt_has_choices(&typed_tab[0]));
+	assert_false(cmdopt_choice_hidden(&typed_tab[2], 1));
+	assert_true(cmdopt_choice_hidden(&typed_tab[2], 2));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +488,9 @@ int main(void)
 		cmocka_unit_test(test_help_lists_every_option),
 		cmocka_unit_test(test_help_returns),
 		cmocka_unit_test(test_negate_and_hidden),
+		cmocka_unit_test(test_typed_rows),
+		cmocka_unit_test(test_typed_errors),
+		cmocka_unit_test(test_typed_help),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

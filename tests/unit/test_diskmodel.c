@@ -391,9 +391,9 @@ static void test_phase_apply(void **state)
 	disk_phase_apply(&p, &rec);
 	n = count_disk_metrics(&rec);
 	assert_true(metric(&rec, "disk.time_s") == res.time_s);
-	assert_true(fabs(metric(&rec, "disk.files_s") - 100 / res.time_s) <
+	assert_true(fabs(metric(&rec, "disk.files/s") - 100 / res.time_s) <
 		    1e-9);
-	assert_true(fabs(metric(&rec, "disk.mib_s") -
+	assert_true(fabs(metric(&rec, "disk.MiB/s") -
 			 100 * 4096 / 1048576.0 / res.time_s) < 1e-9);
 	assert_true(fabs(metric(&rec, "disk.seek_share") -
 			 (res.seek_s + res.rot_s) / res.time_s) < 1e-12);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "result.h"
 #include "runner.h"
 #include "workloads/registry.h"
 
@@ -82,6 +83,35 @@ static void test_key_metric_phases(void **state)
 			free(phase);
 		}
 	}
+}
+
+/*
+ * Every key metric a workload declares is "phase/name" with a name under
+ * the naming rule (result.h): the spellings the rule retired fail here;
+ * a stored figure is checked against its unit when the store writes it.
+ */
+static void test_key_metric_names(void **state)
+{
+	(void)state;
+	for (size_t i = 0; workloads[i]; i++) {
+		const struct workload *wl = workloads[i];
+
+		for (const char *const *k = wl->key_metrics; k && *k; k++) {
+			const char *slash = strchr(*k, '/');
+			const char *why;
+
+			if (!slash || slash == *k)
+				fail_msg("%s: key metric '%s' is not "
+					 "phase/name", wl->name, *k);
+			why = metric_name_check(slash + 1, NULL);
+			if (why)
+				fail_msg("%s: key metric '%s': %s", wl->name,
+					 *k, why);
+		}
+	}
+	/* the traced figures compare shows by default, too */
+	for (const char *const *k = trace_key_metrics; *k; k++)
+		assert_null(metric_name_check(*k, NULL));
 }
 
 static void test_defaults_roundtrip(void **state)
@@ -178,6 +208,7 @@ static void test_flags(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_key_metric_names),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_key_metric_phases),
 		cmocka_unit_test(test_defaults_roundtrip),

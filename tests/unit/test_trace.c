@@ -154,7 +154,7 @@ static void test_mixed(void **state)
 	assert_true(phase_rec_metric(&p, "trace.rqsize.4k")->value == 4);
 	assert_true(phase_rec_metric(&p, "trace.seeks")->value == 1);
 	assert_true(phase_rec_metric(&p, "trace.layout_score")->value == 1);
-	assert_non_null(phase_rec_metric(&p, "trace.ts.0.mib_s"));
+	assert_non_null(phase_rec_metric(&p, "trace.ts.0.MiB/s"));
 	phase_rec_release(&p);
 	trace_stats_release(&s);
 }
@@ -188,7 +188,7 @@ static void test_time_bins(void **state)
 	assert_true(fabs(s.lat_max_ms - 5) < 1e-9);
 	memset(&p, 0, sizeof(p));
 	trace_stats_to_metrics(&s, 1.0, &p);
-	assert_true(fabs(phase_rec_metric(&p, "trace.ts.3.mib_s")->value -
+	assert_true(fabs(phase_rec_metric(&p, "trace.ts.3.MiB/s")->value -
 			 100) < 1e-9);
 	assert_true(fabs(phase_rec_metric(&p, "trace.ts.3.qd")->value -
 			 0.5) < 1e-9);
@@ -201,8 +201,8 @@ static void test_time_bins(void **state)
 	assert_true(s.bin_ns > TRACE_BIN_NS);
 	memset(&p, 0, sizeof(p));
 	trace_stats_to_metrics(&s, 3600.0, &p);
-	assert_null(phase_rec_metric(&p, "trace.ts.100.mib_s"));
-	assert_non_null(phase_rec_metric(&p, "trace.ts.0.mib_s"));
+	assert_null(phase_rec_metric(&p, "trace.ts.100.MiB/s"));
+	assert_non_null(phase_rec_metric(&p, "trace.ts.0.MiB/s"));
 	phase_rec_release(&p);
 	trace_stats_release(&s);
 }

@@ -238,8 +238,9 @@ static void bon_needs(const void *vopts, int nranks, struct wl_needs *n)
 
 /* bonnie++'s headline figures: block throughput, seeks, creates */
 static const char *const bon_key_metrics[] = {
-	"block-write/rate", "block-read/rate", "rewrite/rate", "seeks/rate",
-	"seq-create/rate", "rand-create/rate", NULL,
+	"block-write/rate_KiB/s", "block-read/rate_KiB/s",
+	"rewrite/rate_KiB/s", "seeks/rate_seeks/s", "seq-create/rate_files/s",
+	"rand-create/rate_files/s", NULL,
 };
 
 const struct workload wl_bonnie = {

@@ -77,6 +77,9 @@ uint64_t bon_system_ram(void);
 
 /* bonnie++ prints +++++ for a phase shorter than 0.5 s. */
 bool bon_too_fast(uint64_t wall_ns);
+/* The name of test t's bonnie++ rate: "rate_KiB/s" for the I/O tests,
+ * "rate_seeks/s" for seeks, "rate_files/s" for the file tests. */
+const char *bon_rate_metric(enum bon_test t);
 
 /* One cell of the result table. */
 struct bon_cell {

@@ -26,6 +26,12 @@ bool bon_too_fast(uint64_t wall_ns)
 	return wall_ns < BON_MIN_NS;
 }
 
+const char *bon_rate_metric(enum bon_test t)
+{
+	return t < BON_SEEKS ? "rate_KiB/s" : t == BON_SEEKS ? "rate_seeks/s"
+							    : "rate_files/s";
+}
+
 void bon_fmt_rate(char *buf, size_t len, const struct bon_cell *c,
 		  enum bon_test t)
 {

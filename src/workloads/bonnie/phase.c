@@ -189,9 +189,9 @@ int bp_end(struct bon_run *r, struct bon_phase *bp, enum bon_test t,
 		rate = s > 0 ? (double)bp->files / s : 0;
 	phase_work(bp->ph, bp->bytes, bp->files, bp->ops);
 	if (!ret) {
-		phase_metric(bp->ph, "rate", rate, t < BON_SEEKS ? "KiB/s" :
-			     t == BON_SEEKS ? "seeks/s" : "files/s",
-			     BETTER_HIGHER);
+		/* "rate_" + the unit, by the naming rule (result.h) */
+		phase_metric(bp->ph, bon_rate_metric(t), rate,
+			     bon_rate_metric(t) + 5, BETTER_HIGHER);
 		phase_metric(bp->ph, "too_fast", bon_too_fast(wall), "flag",
 			     BETTER_NONE);
 		/* bonnie++'s latency is the maximum; p50/p99 beside it */

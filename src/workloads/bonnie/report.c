@@ -79,7 +79,7 @@ static char *wlrun_csv(const struct wlrun_rec *wr, const char *label,
 			continue;
 		c = &row.cell[t];
 		c->present = true;
-		c->rate = metric_or(p, "rate", 0);
+		c->rate = metric_or(p, bon_rate_metric(t), 0);
 		c->too_fast = metric_or(p, "too_fast",
 					bon_too_fast(p->m.wall_ns)) != 0;
 		/* bonnie++'s %CP: the process's user+sys CPU over wall */

@@ -257,13 +257,15 @@ static int summary(struct cb_run *r)
 		phase_metric(ph, name, s->runs, "runs", BETTER_NONE);
 		if (!s->runs)
 			continue;
-		snprintf(name, sizeof(name), "%s.avg", kn);
-		if (cb_kinds[k].seconds)
+		if (cb_kinds[k].seconds) {
+			snprintf(name, sizeof(name), "%s.avg_s", kn);
 			phase_metric(ph, name, s->sum / s->runs, "s",
 				     BETTER_LOWER);
-		else
+		} else {
+			snprintf(name, sizeof(name), "%s.avg_MiB/s", kn);
 			phase_metric(ph, name, s->sum / s->runs, "MiB/s",
 				     BETTER_HIGHER);
+		}
 		if (!cb_kinds[k].seconds) {
 			snprintf(name, sizeof(name), "%s.total_MiB/s", kn);
 			phase_metric(ph, name, cb_op_rate(s->bytes, s->wall_ns),
@@ -395,9 +397,9 @@ static int cb_check(const void *vopts, char *err, size_t errlen)
  * compare --long.
  */
 static const char *const cb_key_metrics[] = {
-	"summary/initial-create.avg", "summary/create.avg",
-	"summary/patch.avg", "summary/compile.avg", "summary/read.avg",
-	"summary/delete.avg", NULL,
+	"summary/initial-create.avg_MiB/s", "summary/create.avg_MiB/s",
+	"summary/patch.avg_MiB/s", "summary/compile.avg_MiB/s",
+	"summary/read.avg_MiB/s", "summary/delete.avg_s", NULL,
 };
 
 /*

@@ -434,10 +434,10 @@ static void store_intervals(struct phase *ph, const struct dist_intervals *iv)
 	for (size_t i = 0; i < iv->nr; i++) {
 		const struct dist_slot *s = &iv->v[i];
 
-		snprintf(name, sizeof(name), "interval.%zu.files_s", i);
+		snprintf(name, sizeof(name), "interval.%zu.files/s", i);
 		phase_metric(ph, name, s->secs > 0 ? (double)s->delivered /
 			     s->secs : 0, "files/s", BETTER_NONE);
-		snprintf(name, sizeof(name), "interval.%zu.s", i);
+		snprintf(name, sizeof(name), "interval.%zu.time_s", i);
 		phase_metric(ph, name, s->secs, "s", BETTER_NONE);
 		snprintf(name, sizeof(name), "interval.%zu.source", i);
 		phase_metric(ph, name, (double)s->source, "files",

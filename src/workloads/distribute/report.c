@@ -31,7 +31,7 @@ static void report_intervals(FILE *out, const struct phase_rec *p)
 	for (size_t i = 0; i < n; i++) {
 		double fs, s;
 
-		snprintf(name, sizeof(name), "interval.%zu.files_s", i);
+		snprintf(name, sizeof(name), "interval.%zu.files/s", i);
 		fs = mval(p, name);
 		snprintf(name, sizeof(name), "interval.%zu.s", i);
 		s = mval(p, name);

@@ -344,14 +344,14 @@ static void record_run(struct ffsb_run *r, struct phase *ph,
 		ffsb_metric_name(name, sizeof(name), op, "transactions");
 		phase_metric(ph, name, (double)trans[op], "transactions",
 			     BETTER_NONE);
-		ffsb_metric_name(name, sizeof(name), op, "tps");
+		ffsb_metric_name(name, sizeof(name), op, "transactions/s");
 		phase_metric(ph, name, (double)trans[op] / secs,
 			     "transactions/s", BETTER_HIGHER);
 		ffsb_metric_name(name, sizeof(name), op, "ffsb_weight_pct");
 		phase_metric(ph, name, wp, "%", BETTER_NONE);
 		ffsb_metric_name(name, sizeof(name), op, "calls");
 		phase_metric(ph, name, (double)calls[op], "ops", BETTER_NONE);
-		ffsb_metric_name(name, sizeof(name), op, "bytes");
+		ffsb_metric_name(name, sizeof(name), op, "data_B");
 		phase_metric(ph, name, (double)bytes[op], "B", BETTER_NONE);
 		if (!calls[op])
 			continue;
@@ -360,12 +360,12 @@ static void record_run(struct ffsb_run *r, struct phase *ph,
 	free(lat);
 	phase_metric(ph, "transactions", (double)total, "transactions",
 		     BETTER_NONE);
-	phase_metric(ph, "tps", (double)total / secs, "transactions/s",
-		     BETTER_HIGHER);
+	phase_metric(ph, "transactions/s", (double)total / secs,
+		     "transactions/s", BETTER_HIGHER);
 	phase_metric(ph, "elapsed_s", secs, "s", BETTER_NONE);
 	phase_metric(ph, "sync_s", ns_s(sync_ns), "s", BETTER_LOWER);
-	phase_metric(ph, "read_bytes", (double)rbytes, "B", BETTER_NONE);
-	phase_metric(ph, "write_bytes", (double)wbytes, "B", BETTER_NONE);
+	phase_metric(ph, "read_B", (double)rbytes, "B", BETTER_NONE);
+	phase_metric(ph, "write_B", (double)wbytes, "B", BETTER_NONE);
 	phase_metric(ph, "read_MiB/s", (double)rbytes / 1048576.0 / secs,
 		     "MiB/s", BETTER_HIGHER);
 	phase_metric(ph, "write_MiB/s", (double)wbytes / 1048576.0 / secs,
@@ -527,7 +527,7 @@ static int ffsb_run_fn(struct wl_ctx *ctx, const void *vopts)
 	return ret;
 }
 
-static const char *const ffsb_key_metrics[] = { "run/tps", NULL };
+static const char *const ffsb_key_metrics[] = { "run/transactions/s", NULL };
 
 const struct workload wl_ffsb = {
 	.name = "ffsb",

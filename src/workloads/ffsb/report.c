@@ -56,7 +56,7 @@ void ffsb_report(FILE *out, const struct run_rec *run,
 	}
 	total = phase_rec_value(p, "transactions", 0);
 	secs = phase_rec_value(p, "elapsed_s", 0);
-	tps = phase_rec_value(p, "tps", 0);
+	tps = phase_rec_value(p, "transactions/s", 0);
 	threads = phase_rec_value(p, "threads", 0);
 	fprintf(out, "\nffsb profile %s: %.0f s, %.0f thread%s, seed %.0f\n",
 		p->label ? p->label : "?", phase_rec_value(p, "time_s", 0),
@@ -81,19 +81,20 @@ void ffsb_report(FILE *out, const struct run_rec *run,
 		if (!have)
 			continue;
 		fprintf(out, "%18s : %14.0f %14.2f %11.3f%% %14.3f%% %14s\n",
-			ffsb_op_name(op), t, op_val(p, op, "tps", NULL),
+			ffsb_op_name(op), t,
+			op_val(p, op, "transactions/s", NULL),
 			total ? 100.0 * t / total : 0.0,
 			op_val(p, op, "ffsb_weight_pct", NULL),
 			fmt_rate(rb, sizeof(rb),
-				 secs ? op_val(p, op, "bytes", NULL) / secs
+				 secs ? op_val(p, op, "data_B", NULL) / secs
 				      : 0.0));
 	}
 	fprintf(out, "-\n%.2f Transactions per Second\n\n", tps);
 	fprintf(out, "Throughput Results\n===================\n");
 	fprintf(out, "Read Throughput: %s\n", fmt_rate(rb, sizeof(rb),
-		secs ? phase_rec_value(p, "read_bytes", 0) / secs : 0.0));
+		secs ? phase_rec_value(p, "read_B", 0) / secs : 0.0));
 	fprintf(out, "Write Throughput: %s\n\n", fmt_rate(rb, sizeof(rb),
-		secs ? phase_rec_value(p, "write_bytes", 0) / secs : 0.0));
+		secs ? phase_rec_value(p, "write_B", 0) / secs : 0.0));
 	fprintf(out, "%.1f%% User   Time\n", phase_rec_value(p, "user_pct", 0));
 	fprintf(out, "%.1f%% System Time\n", phase_rec_value(p, "sys_pct", 0));
 	fprintf(out, "%.1f%% CPU Utilization\n", phase_rec_value(p, "cpu_pct", 0));
@@ -137,9 +138,9 @@ static int group_means(const struct cmp_group *g, double *tps, double *cpu)
 	for (size_t i = 0; i < g->nr_reps && n < ARRAY_SIZE(t); i++) {
 		const struct phase_rec *p = wlrun_rec_phase(g->reps[i], "run", true);
 
-		if (!p || !phase_rec_metric(p, "tps"))
+		if (!p || !phase_rec_metric(p, "transactions/s"))
 			continue;
-		t[n] = phase_rec_value(p, "tps", 0);
+		t[n] = phase_rec_value(p, "transactions/s", 0);
 		c[n] = phase_rec_value(p, "cpu_pct", 0);
 		n++;
 	}

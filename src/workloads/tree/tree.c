@@ -321,7 +321,7 @@ static int verify_phase(struct tree_run *r, const struct treemodel *want)
 	phase_metric(ph, "model_files",
 		     (double)treemodel_count(want, TM_FILE), "files",
 		     BETTER_NONE);
-	phase_metric(ph, "model_bytes", (double)want->bytes, "B",
+	phase_metric(ph, "model_B", (double)want->bytes, "B",
 		     BETTER_NONE);
 	treemodel_release(&got);
 	return end_phase(r, ph, ret, NULL);
