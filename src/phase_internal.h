@@ -22,7 +22,12 @@ struct runner {
 	struct target *target;  /* the target being used */
 	const struct phase_hook *hooks; /* cfg's, run around every phase */
 	size_t nr_hooks;
+	size_t nr_facts_stored; /* run->facts already in the store */
+	bool cache_dropped;     /* caches dropped since the last phase began */
 };
+
+/* Store the facts of the run not stored yet; 0 or -1 (message printed). */
+int runner_store_facts(struct runner *rn);
 
 /*
  * All ranks learn whether any failed; rank 0 names the first one that

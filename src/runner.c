@@ -30,6 +30,7 @@
 #include "fs/state.h"
 #include "compare/order.h"
 #include "fs/wldir.h"
+#include "machine.h"
 #include "measure.h"
 #include "phase_internal.h"
 #include "output/json.h"
@@ -116,7 +117,36 @@ static struct run_rec *new_run(const struct run_config *cfg)
 
 	r->target_order = xstrdup(cfg->blocked ? "blocked" :
 				  cfg->fixed_order ? "fixed" : "balanced");
+	if (par_rank() == 0)
+		machine_record(r);
+	for (size_t i = 0; i < cfg->nr_accept; i++)
+		run_rec_add_fact(r, "accept", cfg->accept[i], "--accept");
 	return r;
+}
+
+int runner_store_facts(struct runner *rn)
+{
+	size_t n = rn->run->nr_facts;
+
+	if (!rn->st || !rn->run->id || rn->nr_facts_stored >= n)
+		return 0;
+	if (store_facts_add(rn->st, rn->run->id,
+			    rn->run->facts + rn->nr_facts_stored,
+			    n - rn->nr_facts_stored) < 0)
+		return -1;
+	rn->nr_facts_stored = n;
+	return 0;
+}
+
+/* "fresh", "aged:PROFILE" or "existing" (a dir: or an aged image). */
+static char *target_state(const struct target_spec *s)
+{
+	if (s->age)
+		return xasprintf("aged:%s", s->age);
+	if (s->kind == TARGET_AGED)
+		return xstrdup("aged:golden");
+	return xstrdup(s->kind == TARGET_LOOP || s->kind == TARGET_DEV ?
+		       "fresh" : "existing");
 }
 
 /*
@@ -426,7 +456,15 @@ static int target_up(struct runner *rn, struct live_target *lt, size_t i,
 	target_to_rec(&lt->t, trec);
 	trec->idx = (int)i;
 	trec->rep = rep;
-	if (rn->st && store_target_add(rn->st, rn->run->id, trec) < 0) {
+	if (par_rank() == 0) {
+		char *state = target_state(&rn->cfg->targets[i]);
+
+		machine_record_target(rn->run, (int)i, lt->t.devname,
+				      lt->t.workdir, state);
+		free(state);
+	}
+	if (rn->st && (store_target_add(rn->st, rn->run->id, trec) < 0 ||
+		       runner_store_facts(rn) < 0)) {
 		target_teardown(&lt->t);
 		return -3;
 	}
@@ -657,7 +695,8 @@ int runner_execute(const struct run_config *cfg)
 		}
 	}
 	rn.run = new_run(cfg);
-	if (rn.st && store_run_begin(rn.st, rn.run) < 0) {
+	if (rn.st && (store_run_begin(rn.st, rn.run) < 0 ||
+		      runner_store_facts(&rn) < 0)) {
 		exit_code = EXIT_RUNTIME;
 		goto out;
 	}
@@ -737,8 +776,11 @@ out:
 	if (rn.st && rn.run->id && exit_code == EXIT_USAGE &&
 	    !rn.run->nr_wlruns)
 		(void)!store_delete_run(rn.st, rn.run->id);
-	else if (rn.st && rn.run->id)
+	else if (rn.st && rn.run->id) {
+		if (runner_store_facts(&rn) < 0)
+			exit_code = EXIT_RUNTIME;
 		store_run_finish(rn.st, rn.run->id, status);
+	}
 	if (par_rank() == 0 && cfg->json &&
 	    json_write_run(rn.run, cfg->json) < 0)
 		exit_code = EXIT_RUNTIME;
