@@ -33,6 +33,7 @@
 #include "machine.h"
 #include "measure.h"
 #include "phase_internal.h"
+#include "output/checks.h"
 #include "output/json.h"
 #include "output/runreport.h"
 #include "output/summary.h"
@@ -788,6 +789,8 @@ out:
 		runreport_print(text_out(cfg), rn.run);
 	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
 		summary_print(text_out(cfg), rn.run, dbpath);
+	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
+		checks_print_run_brief(text_out(cfg), rn.run);
 	run_rec_free(rn.run);
 	store_close(rn.st);
 	free(dbpath);

@@ -42,6 +42,7 @@ struct run_args {
 	bool no_store, tracing, quiet, no_space_check;
 	long long repeat, max_repeat;
 	const char *order, *aged_profile, *trace, *pause, *disk_model;
+	struct cmd_accept accept;
 };
 
 static int add_target(const struct cmdopt *o, void *field, const char *arg,
@@ -209,6 +210,8 @@ static const struct cmdopt run_table[] = {
 		  "debugging: before every phase named PHASE print a line and "
 		  "stop (SIGSTOP) until SIGCONT, e.g. to corrupt data behind "
 		  "fslab's back"),
+	CMDOPT_CB(0, "accept", struct run_args, accept, "ID", cmd_accept_cb,
+		  CMD_ACCEPT_HELP "; recorded with the run"),
 	CMDOPT_BOOL('q', "quiet", struct run_args, quiet,
 		    "no progress: neither the status line a terminal gets nor "
 		    "the line per finished phase (see README, Watching a run)"),
@@ -331,6 +334,8 @@ int cmd_run(int argc, char **argv)
 	cfg.fixed_order = !strcmp(a.order, "fixed") ||
 			  !strcmp(a.order, "interleaved");
 	cfg.db = a.no_store ? "" : a.store.db;
+	cfg.accept = a.accept.v;
+	cfg.nr_accept = a.accept.n;
 	aged_profile = a.aged_profile;
 	tracing = a.tracing;
 	trace = a.trace;
@@ -395,6 +400,7 @@ int cmd_run(int argc, char **argv)
 	free(cfg.wls);
 	free(cfg.hooks);
 	free((char *)cfg.cmdline);
+	free(a.accept.v);
 	return rc;
 
 parse_failed:
@@ -404,5 +410,6 @@ parse_failed:
 		run_workload_release(&a.cfg.wls[i]);
 	free(a.cfg.targets);
 	free(a.cfg.wls);
+	free(a.accept.v);
 	return rc;
 }

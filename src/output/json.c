@@ -21,6 +21,7 @@
 
 #include "compare/load.h"
 #include "compare/session.h"
+#include "output/checks.h"
 #include "output/provenance.h"
 #include "util/util.h"
 #include "util/version.h"
@@ -265,6 +266,7 @@ static json_t *run_json(const struct run_rec *r)
 	for (size_t i = 0; i < r->nr_wlruns; i++)
 		json_array_append_new(arr, wlrun_json(r, &r->wlruns[i]));
 	set(o, "workloads", arr);
+	checks_json_add_run(o, r);
 	return o;
 }
 
