@@ -163,6 +163,42 @@ void checks_write_csv(FILE *out, const struct check_report *rep, bool header)
 	}
 }
 
+void checks_print_oneline(FILE *out, const struct check_report *rep)
+{
+	size_t n[4], acc;
+	const struct check_finding *f = check_first(rep, CHECK_INVALID);
+
+	if (!f)
+		f = check_first(rep, CHECK_WARNING);
+	count(rep, n, &acc);
+	fprintf(out, "setup check run %lld: %zu invalid, %zu warning%s, %zu "
+		"note%s%s%s%s\n", (long long)rep->run_id, n[CHECK_INVALID],
+		n[CHECK_WARNING], n[CHECK_WARNING] == 1 ? "" : "s",
+		n[CHECK_NOTE], n[CHECK_NOTE] == 1 ? "" : "s",
+		f ? " (first: " : "", f ? f->id : "", f ? ")" : "");
+}
+
+void checks_print_compare_guard(FILE *out, const struct cmp_table *t)
+{
+	for (size_t i = 0; i < t->nr_diffs; i++) {
+		const struct cmp_diff *d = &t->diffs[i];
+
+		if (d->declared)
+			continue;
+		fprintf(out, "  warning: undeclared difference: %s (", d->field);
+		for (size_t g = 0; g < t->nr_groups; g++)
+			fprintf(out, "%s%s", g ? " vs " : "", d->values[g]);
+		fprintf(out, "); if intended, say so with --factor %s\n",
+			d->factor);
+	}
+	for (size_t g = 0; t->invalid && g < t->nr_groups; g++)
+		if (t->invalid[g])
+			fprintf(out, "  %s: invalid setup: %s; no verdict%s "
+				"(--allow-invalid to judge anyway)\n",
+				t->labels[g], t->invalid[g],
+				g ? "" : " for any configuration");
+}
+
 void facts_print_text(FILE *out, const struct run_rec *r)
 {
 	const char *scope = NULL;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "check/check.h"
+#include "compare/compare.h"
 #include "result.h"
 
 /*
@@ -35,6 +36,17 @@ void checks_json_add_run(json_t *run_obj, const struct run_rec *r);
 /* CSV: run, id, level, subject, reason, accepted (header when asked). */
 void checks_write_csv(FILE *out, const struct check_report *rep,
 		      bool header);
+
+/*
+ * compare's guard, after a table's "differs" lines: each undeclared
+ * difference as a warning (name it with --factor), each configuration
+ * with an invalid setup ("invalid setup: ...; no verdict").
+ */
+void checks_print_compare_guard(FILE *out, const struct cmp_table *t);
+
+/* "setup check run N: 0 invalid, 2 warnings, 1 note" and the first
+ * invalid or warning, for compare's header. */
+void checks_print_oneline(FILE *out, const struct check_report *rep);
 
 /* The facts, one paragraph per scope wrapped at 79 columns. */
 void facts_print_text(FILE *out, const struct run_rec *r);
