@@ -70,8 +70,8 @@ static void list_checks(FILE *out)
 
 const struct cmdopt_cmd cmd_check_opts = {
 	.name = "check",
-	.summary = "is a run's setup honest? validity checks against the "
-		   "benchmarking literature",
+	.summary = "is a run's setup honest? checks from the benchmarking "
+		   "literature",
 	.usage = "[RUN|TAG...] [--db PATH] [--format text|json|csv]\n"
 		 "[--accept ID]... [--min-change PCT] [--facts]",
 	.desc = "Check stored runs (default: the latest; a TAG is its newest "
