@@ -255,9 +255,12 @@ static void rep_scope(const struct cmp_group *g, size_t r, char *buf,
 	snprintf(buf, len, "target:%d", t ? t->idx : -1);
 }
 
+/* NULL when a rep's run did not record it (an older fslab, another
+ * rank): unknown is no difference. */
 static char *fact_group_value(const struct cmp_group *g, const char *scope,
 			      const char *key)
 {
+	bool missing = false;
 	struct strset s = { 0 };
 
 	for (size_t r = 0; r < g->nr_reps; r++) {
@@ -270,7 +273,12 @@ static char *fact_group_value(const struct cmp_group *g, const char *scope,
 			rep_scope(g, r, ts, sizeof(ts));
 			sc = ts;
 		}
+		missing |= !run_rec_fact(run, sc, key);
 		strset_add(&s, run_rec_fact(run, sc, key));
+	}
+	if (missing) {
+		free(strset_join(&s));
+		return NULL;
 	}
 	return strset_join(&s);
 }
@@ -317,11 +325,15 @@ static void fact_diff(struct cmp_table *t, const struct cmp_group *groups,
 	bool differ = false;
 	const char *factor = fact_factor(key);
 
+	bool missing = false;
+
 	for (size_t g = 0; g < t->nr_groups; g++) {
 		v[g] = fact_group_value(&groups[g], scope, key);
+		missing |= !v[g];
+	}
+	for (size_t g = 0; g < t->nr_groups && !missing; g++)
 		differ |= strcmp(v[g], v[0]) != 0 ||
 			  strstr(v[g], " | ") != NULL;
-	}
 	if (!differ) {
 		for (size_t g = 0; g < t->nr_groups; g++)
 			free(v[g]);
