@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check.c - the validity checks (see check.h; the reasoning and sources
- * of each are in doc/validity.md).
+ * of each are in doc/validity.md): the table of checks, the run
+ * regrouped, the findings, and the checks of the figures themselves
+ * (cache fit, CPU-bound); setup.c checks the machine and the targets,
+ * shape.c the repetitions and phases.
  *
  * Thresholds are deliberately coarse: a check fires only when a figure
  * is off by a wide margin (device I/O under an eighth of the logical
@@ -9,28 +12,22 @@
  * clean on a noisy machine and a finding is worth reading.
  */
 #include "check/check.h"
+#include "check/internal.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/stats.h"
-#include "stats/ttest.h"
 #include "util/strbuf.h"
 #include "util/util.h"
-#include "workloads/registry.h"
 
-#define MIB (1024.0 * 1024.0)
+#define MIB CHECK_MIB
 /* Below this a phase's I/O is too small to say where it was served. */
 #define CACHE_MIN_BYTES (16.0 * MIB)
 /* Device I/O under 1/CACHE_RATIO of the logical I/O: the cache served. */
 #define CACHE_RATIO 8.0
 #define CPU_BOUND_FRAC 0.75
-#define TREND_MIN_POINTS 6
-#define TREND_MIN_CHANGE 0.25
-#define TREND_MIN_T 3.0
-#define MIN_REPS 3
 
 static const struct check_def defs[] = {
 	{ "cache-fit", "a phase's logical I/O far above what reached the "
@@ -121,24 +118,6 @@ const char *check_level_name(enum check_level l)
 
 /* ---- the run, regrouped ---- */
 
-/* One phase of one workload on one target, over its repetitions. */
-struct pgroup {
-	int tidx;
-	const char *tname, *fstype, *wl, *phase;
-	double logical, device, cpu, runq, wall; /* summed over instances */
-	size_t inst, dev_inst;
-	size_t workers;
-	bool too_short;
-};
-
-struct ctx {
-	const struct run_rec *r;
-	const struct check_opts *o;
-	struct check_report *rep;
-	struct pgroup *g;
-	size_t nr_g, alloc_g;
-};
-
 static struct pgroup *pgroup_get(struct ctx *c, const struct target_rec *t,
 				 const char *wl, const char *phase)
 {
@@ -203,9 +182,8 @@ static bool accepted(const struct ctx *c, const char *id)
 	return false;
 }
 
-static void PRINTF(5, 6) add(struct ctx *c, const char *id,
-			     enum check_level level, const char *subject,
-			     const char *fmt, ...)
+void check_add(struct ctx *c, const char *id, enum check_level level,
+	       const char *subject, const char *fmt, ...)
 {
 	struct check_report *rep = c->rep;
 	struct check_finding *f;
@@ -224,8 +202,7 @@ static void PRINTF(5, 6) add(struct ctx *c, const char *id,
 	f->accepted = accepted(c, id);
 }
 
-static void PRINTF(3, 4) unchecked(struct ctx *c, const char *id,
-				   const char *fmt, ...)
+void check_unchecked(struct ctx *c, const char *id, const char *fmt, ...)
 {
 	struct check_report *rep = c->rep;
 	va_list ap;
@@ -239,14 +216,14 @@ static void PRINTF(3, 4) unchecked(struct ctx *c, const char *id,
 	rep->unchecked[rep->nr_unchecked++] = xasprintf("%s (%s)", id, buf);
 }
 
-static const char *machine_fact(const struct ctx *c, const char *key)
+const char *check_machine_fact(const struct ctx *c, const char *key)
 {
 	const char *v = run_rec_fact(c->r, "machine", key);
 
 	return v && strcmp(v, "absent") ? v : NULL;
 }
 
-static const char *target_fact(const struct ctx *c, int idx, const char *key)
+const char *check_target_fact(const struct ctx *c, int idx, const char *key)
 {
 	char scope[32];
 	const char *v;
@@ -256,7 +233,7 @@ static const char *target_fact(const struct ctx *c, int idx, const char *key)
 	return v && strcmp(v, "absent") ? v : NULL;
 }
 
-static char *subject(const struct pgroup *g)
+char *check_subject(const struct pgroup *g)
 {
 	return xasprintf("%s %s/%s", g->tname, g->wl, g->phase);
 }
@@ -301,7 +278,7 @@ static bool served_by_cache(const struct pgroup *g)
 
 static bool check_cache_fit(struct ctx *c)
 {
-	const char *mem = machine_fact(c, "mem.total_B");
+	const char *mem = check_machine_fact(c, "mem.total_B");
 	double ram = mem ? strtod(mem, NULL) : NAN;
 	bool any = false;
 
@@ -313,12 +290,12 @@ static bool check_cache_fit(struct ctx *c)
 		any |= g->dev_inst > 0;
 		if (!served_by_cache(g) || (mode && !strcmp(mode, "cold")))
 			continue;
-		s = subject(g);
+		s = check_subject(g);
 		l = fmt_bytes(g->logical / (double)g->inst);
 		d = fmt_bytes(g->device / (double)g->inst);
 		ws = fmt_bytes(working_set(c, g));
 		rm = isfinite(ram) ? fmt_bytes(ram) : xstrdup("unknown");
-		add(c, "cache-fit", CHECK_WARNING, s,
+		check_add(c, "cache-fit", CHECK_WARNING, s,
 		    "%s logical I/O per run but %s reached the device (%.0f %%)"
 		    "; working set %s vs %s RAM: the page cache served it; "
 		    "use a working set of at least twice RAM or drop the "
@@ -331,7 +308,7 @@ static bool check_cache_fit(struct ctx *c)
 		free(rm);
 	}
 	if (!any)
-		unchecked(c, "cache-fit", "no device I/O counters");
+		check_unchecked(c, "cache-fit", "no device I/O counters");
 	return any;
 }
 
@@ -347,10 +324,10 @@ static bool check_cold_cache(struct ctx *c)
 		any_mode |= mode != NULL;
 		if (!mode || strcmp(mode, "cold") || !served_by_cache(g))
 			continue;
-		s = subject(g);
+		s = check_subject(g);
 		l = fmt_bytes(g->logical / (double)g->inst);
 		d = fmt_bytes(g->device / (double)g->inst);
-		add(c, "cold-cache", CHECK_WARNING, s,
+		check_add(c, "cold-cache", CHECK_WARNING, s,
 		    "declared cold, yet %s logical I/O per run took only %s "
 		    "from the device: the caches were not empty (drop them "
 		    "as root, or remount the target)", l, d);
@@ -359,13 +336,13 @@ static bool check_cold_cache(struct ctx *c)
 		free(d);
 	}
 	if (!any_mode)
-		unchecked(c, "cold-cache", "cache modes not recorded");
+		check_unchecked(c, "cold-cache", "cache modes not recorded");
 	return any_mode;
 }
 
 static bool check_cpu_bound(struct ctx *c)
 {
-	const char *cores_s = machine_fact(c, "cpu.cores");
+	const char *cores_s = check_machine_fact(c, "cpu.cores");
 	double cores = cores_s ? strtod(cores_s, NULL) : 1;
 	bool any = false;
 
@@ -383,8 +360,8 @@ static bool check_cpu_bound(struct ctx *c)
 		if (frac < CPU_BOUND_FRAC ||
 		    g->wall / (double)g->inst < c->o->min_wall_s)
 			continue;
-		s = subject(g);
-		add(c, "cpu-bound", CHECK_WARNING, s,
+		s = check_subject(g);
+		check_add(c, "cpu-bound", CHECK_WARNING, s,
 		    "own CPU %.2f s + run-queue wait %.2f s of %.2f s wall "
 		    "(%.0f %%): the CPU, not the filesystem, sets its pace, so "
 		    "a filesystem change can hardly show; judge it by CPU cost "
@@ -393,573 +370,8 @@ static bool check_cpu_bound(struct ctx *c)
 		free(s);
 	}
 	if (!any)
-		unchecked(c, "cpu-bound", "no timed phase");
+		check_unchecked(c, "cpu-bound", "no timed phase");
 	return any;
-}
-
-static bool memfs_type(const char *t, bool *invalid)
-{
-	static const char *const mem[] = { "tmpfs", "ramfs" };
-	static const char *const other[] = { "overlay", "fuse", "nfs",
-					     "cifs", "aufs" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(mem); i++)
-		if (!strcmp(t, mem[i])) {
-			*invalid = true;
-			return true;
-		}
-	for (size_t i = 0; i < ARRAY_SIZE(other); i++)
-		if (!strncmp(t, other[i], strlen(other[i]))) {
-			*invalid = false;
-			return true;
-		}
-	return false;
-}
-
-/* The first target record of each command-line index. */
-#define EACH_TARGET(c, t)                                                  \
-	for (const struct target_rec *t = (c)->r->targets;                 \
-	     t < (c)->r->targets + (c)->r->nr_targets; t++)                \
-		if (first_of_idx((c)->r, t))
-
-static bool first_of_idx(const struct run_rec *r, const struct target_rec *t)
-{
-	for (const struct target_rec *u = r->targets; u < t; u++)
-		if (u->idx == t->idx)
-			return false;
-	return true;
-}
-
-static bool check_memfs(struct ctx *c)
-{
-	EACH_TARGET(c, t) {
-		const char *ft = target_fact(c, t->idx, "fs.type");
-		bool invalid = false;
-
-		if (!ft)
-			ft = t->fstype;
-		if (!ft || !memfs_type(ft, &invalid))
-			continue;
-		add(c, "memfs", invalid ? CHECK_INVALID : CHECK_WARNING,
-		    t->name,
-		    "the target's working directory is on %s: %s; use a loop "
-		    "or dev: target on a real filesystem", ft,
-		    invalid ? "it measures memory, not a filesystem on a "
-			      "device" : "the figures include that layer "
-			      "(and its caching) on top of the filesystem");
-	}
-	return true;
-}
-
-static bool check_loop_cache(struct ctx *c)
-{
-	bool ok = true;
-
-	EACH_TARGET(c, t) {
-		const char *dio, *bfs;
-		bool invalid = false;
-
-		if (!t->kind || (strcmp(t->kind, "loop") &&
-				 strcmp(t->kind, "aged")))
-			continue;
-		dio = target_fact(c, t->idx, "loop.dio");
-		bfs = target_fact(c, t->idx, "loop.backing_fs");
-		if (!dio) {
-			ok = false;
-			continue;
-		}
-		if (bfs && memfs_type(bfs, &invalid) && invalid)
-			add(c, "loop-cache", CHECK_INVALID, t->name,
-			    "the loop image lives on %s: every device I/O is "
-			    "a memory copy; put --scratch on a disk", bfs);
-		else if (!strcmp(dio, "0"))
-			add(c, "loop-cache", CHECK_WARNING, t->name,
-			    "loop device without direct I/O (loop.dio 0) over "
-			    "a file on %s: its reads can come from the backing "
-			    "file's page cache; put --scratch on a filesystem "
-			    "that supports O_DIRECT (ext4, xfs, btrfs)",
-			    bfs ? bfs : "an unknown filesystem");
-	}
-	if (!ok)
-		unchecked(c, "loop-cache", "loop state not recorded");
-	return ok;
-}
-
-static bool check_vm(struct ctx *c)
-{
-	const char *vm = machine_fact(c, "virt.vm");
-
-	if (!vm) {
-		unchecked(c, "virtual-machine", "not recorded");
-		return false;
-	}
-	if (!strncmp(vm, "yes", 3))
-		add(c, "virtual-machine", CHECK_NOTE, "machine",
-		    "virtual machine (virt.vm %s): the host's caches and load "
-		    "shape the virtual disk's figures; compare only runs on "
-		    "the same VM and host", vm);
-	return true;
-}
-
-static bool check_device_cache(struct ctx *c)
-{
-	bool any = false;
-
-	EACH_TARGET(c, t) {
-		const char *wc = target_fact(c, t->idx, "dev.write_cache");
-		const char *model = target_fact(c, t->idx, "dev.model");
-		const char *mo = t->eff_mount_opts;
-
-		if (mo && (strstr(mo, ",discard") == mo ||
-			   strstr(mo, ",discard") || !strncmp(mo, "discard", 7)))
-			add(c, "device-cache", CHECK_NOTE, t->name,
-			    "mounted with online discard: deletes issue TRIMs "
-			    "whose cost depends on the device");
-		if (!wc)
-			continue;
-		any = true;
-		if (model && !strcmp(model, "loop"))
-			continue;
-		if (!strcmp(wc, "write back"))
-			add(c, "device-cache", CHECK_NOTE, t->name,
-			    "volatile write cache on (dev.write_cache 'write "
-			    "back'): fsync costs depend on the drive's cache "
-			    "flushes; state it with the results");
-	}
-	if (!any)
-		unchecked(c, "device-cache", "no block device recorded");
-	return any;
-}
-
-static bool check_kernel_debug(struct ctx *c)
-{
-	const char *dbg = machine_fact(c, "kernel.debug");
-
-	if (!dbg) {
-		unchecked(c, "kernel-debug", "kernel config not readable: no "
-			  "/proc/config.gz or /boot/config-RELEASE");
-		return false;
-	}
-	if (strcmp(dbg, "none"))
-		add(c, "kernel-debug", CHECK_WARNING, "machine",
-		    "the kernel was built with %s: they slow locking, "
-		    "allocation or the filesystem itself by up to several "
-		    "times; measure on a kernel built without them", dbg);
-	return true;
-}
-
-static bool check_mitigations(struct ctx *c)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t n = 0, vul = 0;
-
-	for (size_t i = 0; i < c->r->nr_facts; i++) {
-		const struct fact *f = &c->r->facts[i];
-
-		if (strcmp(f->scope, "machine") ||
-		    strncmp(f->key, "mitigations.", 12))
-			continue;
-		n++;
-		if (!strncmp(f->value, "Vulnerable", 10)) {
-			if (vul++)
-				strbuf_addstr(&sb, ", ");
-			strbuf_addstr(&sb, f->key + 12);
-		}
-	}
-	if (!n) {
-		strbuf_release(&sb);
-		unchecked(c, "mitigations", "not recorded");
-		return false;
-	}
-	if (vul)
-		add(c, "mitigations", CHECK_NOTE, "machine",
-		    "%zu of %zu CPU vulnerabilities unmitigated (%s): system "
-		    "call and context switch costs differ from a mitigated "
-		    "machine; compare only runs with the same mitigations",
-		    vul, n, sb.buf);
-	strbuf_release(&sb);
-	return true;
-}
-
-static bool check_governor(struct ctx *c)
-{
-	const char *gov = machine_fact(c, "cpu.governor");
-	const char *lo = machine_fact(c, "cpu.freq_min_kHz");
-	const char *hi = machine_fact(c, "cpu.freq_max_kHz");
-
-	if (!gov) {
-		unchecked(c, "cpu-governor", "no cpufreq%s",
-			  machine_fact(c, "virt.vm") &&
-			  !strncmp(machine_fact(c, "virt.vm"), "yes", 3) ?
-			  ": virtual machine" : "");
-		return false;
-	}
-	if (strcmp(gov, "performance"))
-		add(c, "cpu-governor", CHECK_WARNING, "machine",
-		    "CPU governor '%s' (%.0f-%.0f MHz): the clock follows the "
-		    "load, so CPU-heavy phases vary with it; set 'performance' "
-		    "(cpupower frequency-set -g performance)", gov,
-		    lo ? strtod(lo, NULL) / 1e3 : NAN,
-		    hi ? strtod(hi, NULL) / 1e3 : NAN);
-	return true;
-}
-
-/* ---- repetitions ---- */
-
-/* The figure repetitions are judged by: the workload's first key metric
- * ("phase/metric"), else the workload run's total wall time. */
-static double rep_value(const struct wlrun_rec *w, const char **what)
-{
-	const struct workload *wl = wl_find(w->workload);
-	const char *key = wl && wl->key_metrics ? wl->key_metrics[0] : NULL;
-	double v = 0;
-
-	if (key && strchr(key, '/')) {
-		const char *slash = strchr(key, '/');
-		char *phase = xstrndup(key, (size_t)(slash - key));
-		const struct phase_rec *p = wlrun_rec_phase(w, phase, true);
-
-		free(phase);
-		*what = key;
-		return p ? phase_rec_value(p, slash + 1, NAN) : NAN;
-	}
-	*what = "wall time";
-	for (size_t k = 0; k < w->nr_phases; k++)
-		v += (double)w->phases[k].m.wall_ns / 1e9;
-	return w->nr_phases ? v : NAN;
-}
-
-struct series {
-	int tidx;
-	const char *tname, *wl, *what;
-	double *x;
-	size_t n, alloc;
-};
-
-static void collect_series(const struct run_rec *r, struct series **out,
-			   size_t *nr)
-{
-	size_t alloc = 0;
-
-	*out = NULL;
-	*nr = 0;
-	/* In repetition order: wlruns are stored as they ran. */
-	for (int rep = 0;; rep++) {
-		bool any = false;
-
-		for (size_t i = 0; i < r->nr_wlruns; i++) {
-			const struct wlrun_rec *w = &r->wlruns[i];
-			const struct target_rec *t = run_rec_target(r, w);
-			struct series *s = NULL;
-			const char *what;
-			double v;
-
-			if (w->rep != rep)
-				continue;
-			any = true;
-			if (!w->status || strcmp(w->status, "complete"))
-				continue;
-			v = rep_value(w, &what);
-			if (!isfinite(v))
-				continue;
-			for (size_t k = 0; k < *nr; k++)
-				if ((*out)[k].tidx == (t ? t->idx : -1) &&
-				    !strcmp((*out)[k].wl, w->workload))
-					s = &(*out)[k];
-			if (!s) {
-				ALLOC_GROW(*out, *nr + 1, alloc);
-				s = &(*out)[(*nr)++];
-				memset(s, 0, sizeof(*s));
-				s->tidx = t ? t->idx : -1;
-				s->tname = t && t->name ? t->name : "?";
-				s->wl = w->workload;
-				s->what = what;
-			}
-			ALLOC_GROW(s->x, s->n + 1, s->alloc);
-			s->x[s->n++] = v;
-		}
-		if (!any)
-			break;
-	}
-}
-
-/* Minimum detectable change (%) of comparing two configurations of n
- * repetitions each with this coefficient of variation (log scale). */
-static double mdc_pct(double cov_pct, size_t n, const struct check_opts *o)
-{
-	double sl = sqrt(log1p(pow(cov_pct / 100, 2)));
-	double m = ttest_mdc(sl * sqrt(2.0 / (double)n), 2.0 * (double)n - 2,
-			     o->alpha, o->power);
-
-	return isfinite(m) ? 100 * (exp(m) - 1) : NAN;
-}
-
-static bool check_repetitions(struct ctx *c, struct series *s, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++) {
-		char *subj = xasprintf("%s %s", s[i].tname, s[i].wl);
-		struct stats_summary st;
-		double mdc;
-		size_t need;
-
-		if (s[i].n < MIN_REPS) {
-			add(c, "repetitions", CHECK_WARNING, subj,
-			    "%zu repetition%s: no confidence interval and no "
-			    "verdict from compare, which needs %d; --repeat "
-			    "%d or more", s[i].n, s[i].n == 1 ? "" : "s",
-			    MIN_REPS, MIN_REPS);
-			free(subj);
-			continue;
-		}
-		stats_summarize(s[i].x, s[i].n, &st);
-		mdc = mdc_pct(st.cov_pct, s[i].n, c->o);
-		if (!isfinite(mdc) || mdc <= c->o->min_change_pct) {
-			free(subj);
-			continue;
-		}
-		for (need = s[i].n; need < 10000 &&
-		     mdc_pct(st.cov_pct, need, c->o) > c->o->min_change_pct;)
-			need = need < 64 ? need + 1 : need * 2;
-		add(c, "repetitions", CHECK_WARNING, subj,
-		    "%s varies by CoV %.1f %% over %zu repetitions: a "
-		    "comparison could only see changes above %.1f %% (mdc), "
-		    "not the %.1f %% asked for; --repeat %zu, or a quieter "
-		    "machine", s[i].what, st.cov_pct, s[i].n, mdc,
-		    c->o->min_change_pct, need);
-		free(subj);
-	}
-	if (!nr)
-		unchecked(c, "repetitions", "no complete workload run");
-	return nr > 0;
-}
-
-static bool check_warmup(struct ctx *c, struct series *s, size_t nr)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < nr; i++) {
-		struct stats_summary st;
-		double dev, lim;
-		char *subj;
-
-		if (s[i].n < MIN_REPS)
-			continue;
-		any = true;
-		stats_summarize(s[i].x + 1, s[i].n - 1, &st);
-		if (!(st.mean != 0))
-			continue;
-		dev = 100 * (s[i].x[0] / st.mean - 1);
-		lim = fmax(2 * c->o->min_change_pct,
-			   4 * (isfinite(st.cov_pct) ? st.cov_pct : 0));
-		if (fabs(dev) <= lim)
-			continue;
-		subj = xasprintf("%s %s", s[i].tname, s[i].wl);
-		add(c, "warm-up", CHECK_WARNING, subj,
-		    "first repetition's %s is %+.1f %% off the mean of the "
-		    "other %zu (CoV %.1f %%): a warm-up; discard it or run one "
-		    "unrecorded repetition first", s[i].what, dev, s[i].n - 1,
-		    isfinite(st.cov_pct) ? st.cov_pct : 0);
-		free(subj);
-	}
-	if (!any)
-		unchecked(c, "warm-up", "fewer than %d repetitions", MIN_REPS);
-	return any;
-}
-
-static bool check_short(struct ctx *c)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < c->nr_g; i++) {
-		const struct pgroup *g = &c->g[i];
-		double mean;
-		char *s;
-
-		if (!g->inst)
-			continue;
-		any = true;
-		mean = g->wall / (double)g->inst;
-		if (!g->too_short && mean >= c->o->min_wall_s)
-			continue;
-		s = subject(g);
-		add(c, "short-phase", CHECK_WARNING, s,
-		    "mean wall time %.1f ms%s, below the %.0f ms compare "
-		    "needs to judge it; give the workload more work (files=, "
-		    "size=, runs=)", 1e3 * mean,
-		    g->too_short ? " (below the clock's resolution)" : "",
-		    1e3 * c->o->min_wall_s);
-		free(s);
-	}
-	if (!any)
-		unchecked(c, "short-phase", "no timed phase");
-	return any;
-}
-
-/* "interval.N.NAME" or "trace.ts.N.NAME" with a rate NAME: N, NAME. */
-static const char *series_point(const char *metric, long *idx, size_t *plen)
-{
-	static const char *const pre[] = { "interval.", "trace.ts." };
-
-	for (size_t i = 0; i < ARRAY_SIZE(pre); i++) {
-		size_t pl = strlen(pre[i]);
-		char *end;
-
-		if (strncmp(metric, pre[i], pl))
-			continue;
-		*idx = strtol(metric + pl, &end, 10);
-		if (end == metric + pl || *end != '.' || *idx < 0)
-			return NULL;
-		end++;
-		*plen = pl;
-		if (strstr(end, "/s") || (strlen(end) > 2 &&
-					  !strcmp(end + strlen(end) - 2, "_s")))
-			return end;
-		return NULL;
-	}
-	return NULL;
-}
-
-/* Least-squares slope of y over 0..n-1, its t statistic and the mean. */
-static void fit(const double *y, size_t n, double *slope, double *t,
-		double *mean)
-{
-	double mx = (double)(n - 1) / 2, my = stats_mean(y, n), sxx = 0,
-	       sxy = 0, sse = 0, b, a;
-
-	for (size_t i = 0; i < n; i++) {
-		sxx += ((double)i - mx) * ((double)i - mx);
-		sxy += ((double)i - mx) * (y[i] - my);
-	}
-	b = sxx > 0 ? sxy / sxx : 0;
-	a = my - b * mx;
-	for (size_t i = 0; i < n; i++) {
-		double e = y[i] - (a + b * (double)i);
-
-		sse += e * e;
-	}
-	*slope = b;
-	*mean = my;
-	*t = sse > 0 && n > 2 ? b / sqrt(sse / (double)(n - 2) / sxx)
-			      : (b != 0 ? INFINITY : 0);
-}
-
-static void trend_phase(struct ctx *c, const struct target_rec *t,
-			const struct wlrun_rec *w, const struct phase_rec *p,
-			bool *any, bool *reported)
-{
-	for (size_t m = 0; m < p->nr_metrics && !*reported; m++) {
-		long idx;
-		size_t pl = 0;
-		const char *mname = p->metrics[m].name;
-		const char *name = series_point(mname, &idx, &pl);
-		double *y = NULL, slope, tt, mean, change;
-		size_t n = 0, alloc = 0;
-
-		if (!name || idx != 0)
-			continue;
-		/* Gather the series N = 0, 1, ... with the same name. */
-		for (long k = 0;; k++) {
-			char *want = xasprintf("%.*s%ld.%s", (int)pl, mname, k,
-					       name);
-			const struct metric *mm = phase_rec_metric(p, want);
-
-			free(want);
-			if (!mm)
-				break;
-			ALLOC_GROW(y, n + 1, alloc);
-			y[n++] = mm->value;
-		}
-		if (n < TREND_MIN_POINTS) {
-			free(y);
-			continue;
-		}
-		*any = true;
-		fit(y, n, &slope, &tt, &mean);
-		change = mean != 0 ? slope * (double)(n - 1) / mean : 0;
-		if (fabs(change) >= TREND_MIN_CHANGE && fabs(tt) >= TREND_MIN_T) {
-			char *s = xasprintf("%s %s/%s", t && t->name ? t->name
-							      : "?",
-					    w->workload, p->name);
-
-			add(c, "trend", CHECK_WARNING, s,
-			    "%s %s by %.0f %% from first to last of %zu "
-			    "intervals (t %.1f): no steady state; run it "
-			    "longer, or judge the steady part", name,
-			    change < 0 ? "falls" : "rises", 100 * fabs(change),
-			    n, tt);
-			free(s);
-			*reported = true;
-		}
-		free(y);
-	}
-}
-
-static bool check_trend(struct ctx *c)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < c->r->nr_wlruns; i++) {
-		const struct wlrun_rec *w = &c->r->wlruns[i];
-		const struct target_rec *t = run_rec_target(c->r, w);
-		bool reported = false;
-
-		/* One finding per workload run at most: the first series
-		 * that trends says enough. */
-		for (size_t k = 0; k < w->nr_phases && !reported; k++)
-			if (w->phases[k].status == PHASE_OK)
-				trend_phase(c, t, w, &w->phases[k], &any,
-					    &reported);
-	}
-	if (!any)
-		unchecked(c, "trend", "no interval series recorded");
-	return any;
-}
-
-static bool check_cache_declared(struct ctx *c)
-{
-	for (size_t i = 0; i < c->r->nr_facts; i++)
-		if (!strcmp(c->r->facts[i].scope, "cache"))
-			return true;
-	if (c->nr_g)
-		add(c, "cache-declared", CHECK_NOTE, "run",
-		    "the phases' cache modes (cold or warm) were not recorded "
-		    "(an older fslab); state them with the results");
-	return true;
-}
-
-static bool check_fs_state(struct ctx *c)
-{
-	EACH_TARGET(c, t) {
-		const char *st = target_fact(c, t->idx, "fs.state");
-
-		if (!st)
-			add(c, "fs-state", CHECK_NOTE, t->name,
-			    "fresh or aged not recorded (an older fslab)");
-		else if (!strcmp(st, "existing"))
-			add(c, "fs-state", CHECK_NOTE, t->name,
-			    "an existing filesystem of unrecorded age and "
-			    "fullness: state them, or use a loop target "
-			    "(fresh, or aged with age=)");
-	}
-	return true;
-}
-
-static bool check_versions(struct ctx *c)
-{
-	if (!c->r->version || !*c->r->version)
-		add(c, "versions", CHECK_WARNING, "run",
-		    "fslab's version not recorded");
-	EACH_TARGET(c, t) {
-		if (!t->kind || (strcmp(t->kind, "loop") &&
-				 strcmp(t->kind, "dev")))
-			continue;
-		if (!t->mkfs_version || !*t->mkfs_version)
-			add(c, "versions", CHECK_WARNING, t->name,
-			    "mkfs version not recorded for a filesystem fslab "
-			    "made: install the filesystem's tools with their "
-			    "-V output, or state the version");
-	}
-	return true;
 }
 
 void check_run(const struct run_rec *r, const struct check_opts *o,
@@ -972,7 +384,7 @@ void check_run(const struct run_rec *r, const struct check_opts *o,
 	memset(out, 0, sizeof(*out));
 	out->run_id = r->id;
 	regroup(&c);
-	collect_series(r, &s, &nr_s);
+	shape_series(r, &s, &nr_s);
 	n += check_cache_fit(&c);
 	n += check_cold_cache(&c);
 	n += check_cpu_bound(&c);
@@ -992,9 +404,7 @@ void check_run(const struct run_rec *r, const struct check_opts *o,
 	n += check_versions(&c);
 	out->nr_checks = ARRAY_SIZE(defs);
 	out->nr_checked = n;
-	for (size_t i = 0; i < nr_s; i++)
-		free(s[i].x);
-	free(s);
+	shape_series_free(s, nr_s);
 	free(c.g);
 }
 
@@ -1029,3 +439,4 @@ const struct check_finding *check_first(const struct check_report *rep,
 			return &rep->f[i];
 	return NULL;
 }
+
