@@ -62,7 +62,7 @@ grep -q '"kernel.config"' "$SCRATCH/show.json" &&
 	grep -q '"checks": {' "$SCRATCH/show.json" &&
 	ok "JSON has the facts and the checks" ||
 	not_ok "JSON has the facts and the checks" "$(head -c 2000 "$SCRATCH/show.json")"
-"$FSLAB" show fit1 --db "$DB" --format csv | grep -q ',check:cpu-bound,' &&
+"$FSLAB" show putc --db "$DB" --format csv | grep -q ",check:cpu-bound," &&
 	ok "CSV has the checks" || not_ok "CSV has the checks"
 check_exit "--accept refuses an unknown id" 2 \
 	"$FSLAB" check fit1 --db "$DB" --accept no-such-check
