@@ -31,12 +31,14 @@ int cmd_trace(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_age(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /*
  * Each command's option table and help text (src/util/cmdopt.h), from
  * which its parser, --help, man page and completion come.
  */
 extern const struct cmdopt_cmd cmd_age_opts;
+extern const struct cmdopt_cmd cmd_check_opts;
 extern const struct cmdopt_cmd cmd_cleanup_opts;
 extern const struct cmdopt_cmd cmd_compare_opts;
 extern const struct cmdopt_cmd cmd_compilebench_opts;
@@ -72,6 +74,20 @@ struct fslab_args {
  * (include it with CMDOPT_INCLUDE_AT at the offset of that struct).
  */
 extern const struct cmdopt cmd_filter_opts[];
+
+/*
+ * --accept ID (repeatable; run, check, compare): validity checks
+ * (check/check.h) silenced on purpose.  The callback checks the id.
+ */
+struct cmd_accept {
+	const char **v;
+	size_t n, alloc;
+};
+int cmd_accept_cb(const struct cmdopt *o, void *field, const char *arg,
+		  char *err, size_t errlen);
+#define CMD_ACCEPT_HELP                                                    \
+	"silence the validity check ID on purpose (repeatable; 'fslab "    \
+	"check --help' lists them)"
 
 /* `fslab help targets` and fslab-targets(7): the target SPEC grammar. */
 extern const char cmd_targets_help[];

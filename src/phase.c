@@ -15,6 +15,7 @@
 
 #include "cometric.h"
 #include "fs/target.h"
+#include "machine.h"
 #include "measure.h"
 #include "par.h"
 #include "progress.h"
@@ -40,6 +41,7 @@ struct phase {
 	struct cometric_src co_src;
 	const char *devname;
 	uint64_t stonewall_ns;  /* CLOCK_MONOTONIC deadline; 0: none */
+	int64_t runq_ns;        /* machine_runq_wait_ns() at begin */
 };
 
 static void rec_add_worker(struct phase_rec *rec, int worker,
@@ -259,6 +261,16 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 			       : xstrdup(name);
 	ph->rec.label = label ? xstrdup(label) : NULL;
 	ph->devname = ctx->target ? ctx->target->devname : NULL;
+	/* Declared, not assumed: a phase is "cold" when the workload
+	 * dropped the caches since the previous phase began. */
+	if (ctx->runner && ctx->wlrun) {
+		char *key = xasprintf("%s/%s", ctx->wlrun->workload, name);
+
+		run_rec_add_fact(ctx->runner->w.run, "cache", key,
+				 ctx->runner->cache_dropped ? "cold" : "warm");
+		ctx->runner->cache_dropped = false;
+		free(key);
+	}
 	hooks = ctx_hooks(ctx, &nr_hooks);
 	for (size_t i = 0; i < nr_hooks; i++)
 		if (hooks[i].begin &&
@@ -277,6 +289,7 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 	ph->co_src.fstype = ctx->target ? ctx->target->fstype : NULL;
 	ph->co_src.uuid = ctx->target ? ctx->target->uuid : NULL;
 	cometric_snap(&ph->co, &ph->co_src);
+	ph->runq_ns = machine_runq_wait_ns();
 	measure_snap(&ph->snap, ph->devname);
 	return ph;
 }
@@ -348,6 +361,8 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 	size_t nr_hooks;
 	int rc = 0;
 
+	int64_t runq;
+
 	measure_snap(&end, ph->devname);
 	if (ph->co_src.level != COMETRIC_NONE) {
 		struct cometric_snap co_end;
@@ -357,7 +372,14 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 		cometric_snap_release(&co_end);
 	}
 	cometric_snap_release(&ph->co);
+	runq = machine_runq_wait_ns();
 	measure_diff(&ph->snap, &end, &ph->rec.m);
+	/* Time spent runnable but not running: with it, a phase that waited
+	 * for a busy machine's CPUs still shows as CPU-bound (check/). */
+	if (runq >= 0 && ph->runq_ns >= 0 && runq >= ph->runq_ns)
+		phase_rec_add_metric(&ph->rec, "sched.runq_wait_s",
+				     (double)(runq - ph->runq_ns) / 1e9, "s",
+				     BETTER_NONE);
 	if (par_active())
 		aggregate_ranks(&ph->rec, &ph->snap, &end);
 	if (phase_stop_requested() && ph->rec.status == PHASE_OK) {
@@ -517,6 +539,8 @@ static int ranks_cache_step(struct wl_ctx *ctx, int (*fn)(struct target *))
 {
 	int rc;
 
+	if (ctx->runner)
+		ctx->runner->cache_dropped = true;
 	if (!par_active())
 		return fn(ctx->target);
 	par_barrier();

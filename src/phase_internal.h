@@ -22,6 +22,7 @@ struct runner {
 	const struct phase_hook *hooks; /* cfg's, run around every phase */
 	size_t nr_hooks;
 	int co_metrics;         /* cfg's, an enum cometric_level */
+	bool cache_dropped;     /* caches dropped since the last phase began */
 };
 
 /* Rank rank's directory under the shared workload directory (wl_rank_dir

@@ -296,7 +296,37 @@ void run_rec_free(struct run_rec *r)
 	free(r->tag);
 	free(r->status);
 	free(r->target_order);
+	for (size_t i = 0; i < r->nr_facts; i++) {
+		free(r->facts[i].scope);
+		free(r->facts[i].key);
+		free(r->facts[i].value);
+	}
+	free(r->facts);
 	free(r);
+}
+
+const char *run_rec_fact(const struct run_rec *r, const char *scope,
+			 const char *key)
+{
+	for (size_t i = 0; i < r->nr_facts; i++)
+		if (!strcmp(r->facts[i].scope, scope) &&
+		    !strcmp(r->facts[i].key, key))
+			return r->facts[i].value;
+	return NULL;
+}
+
+void run_rec_add_fact(struct run_rec *r, const char *scope, const char *key,
+		      const char *value)
+{
+	struct fact *f;
+
+	if (run_rec_fact(r, scope, key))
+		return;
+	ALLOC_GROW(r->facts, r->nr_facts + 1, r->alloc_facts);
+	f = &r->facts[r->nr_facts++];
+	f->scope = xstrdup(scope);
+	f->key = xstrdup(key);
+	f->value = xstrdup(value ? value : "absent");
 }
 
 struct phase_rec *wlrun_rec_new_phase(struct wlrun_rec *w)

@@ -122,6 +122,18 @@ struct target_rec {
 	uint64_t size;         /* image or device size in bytes */
 };
 
+/*
+ * A recorded fact about the run's setup (src/machine.c, the runner):
+ * scope "machine" (the kernel, CPU, memory, sysctls), "target:IDX" (the
+ * device and loop of command-line target IDX), "cache" (key
+ * "WORKLOAD/PHASE", value "cold" or "warm") or "accept" (key a check id
+ * silenced with --accept).  Keys are "GROUP.NAME" ("sysctl.vm.dirty_ratio",
+ * "dev.rotational"); GROUP is what compare --factor names.
+ */
+struct fact {
+	char *scope, *key, *value;
+};
+
 struct run_rec {
 	int64_t id;
 	int64_t started;       /* unix time, s */
@@ -134,6 +146,8 @@ struct run_rec {
 	size_t nr_targets, alloc_targets;
 	struct wlrun_rec *wlruns;
 	size_t nr_wlruns, alloc_wlruns;
+	struct fact *facts;    /* in recording order; (scope, key) unique */
+	size_t nr_facts, alloc_facts;
 };
 
 struct lathist;
@@ -219,6 +233,15 @@ void run_rec_free(struct run_rec *r);
 struct phase_rec *wlrun_rec_new_phase(struct wlrun_rec *w);
 struct target_rec *run_rec_new_target(struct run_rec *r);
 struct wlrun_rec *run_rec_new_wlrun(struct run_rec *r);
+/*
+ * Record a fact (copied); a (scope, key) already recorded keeps its
+ * first value.  value NULL is recorded as "absent".
+ */
+void run_rec_add_fact(struct run_rec *r, const char *scope, const char *key,
+		      const char *value);
+/* The value of a fact, or NULL when not recorded. */
+const char *run_rec_fact(const struct run_rec *r, const char *scope,
+			 const char *key);
 /* The target record a wlrun belongs to (by target_idx/target_id). */
 const struct target_rec *run_rec_target(const struct run_rec *r,
 					const struct wlrun_rec *w);

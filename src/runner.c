@@ -31,8 +31,10 @@
 #include "fs/state.h"
 #include "order.h"
 #include "fs/wldir.h"
+#include "machine.h"
 #include "measure.h"
 #include "phase_internal.h"
+#include "output/checks.h"
 #include "output/json.h"
 #include "output/runreport.h"
 #include "output/summary.h"
@@ -118,7 +120,22 @@ static struct run_rec *new_run(const struct run_config *cfg)
 
 	r->target_order = xstrdup(cfg->blocked ? "blocked" :
 				  cfg->fixed_order ? "fixed" : "balanced");
+	if (par_rank() == 0)
+		machine_record(r);
+	for (size_t i = 0; i < cfg->nr_accept; i++)
+		run_rec_add_fact(r, "accept", cfg->accept[i], "--accept");
 	return r;
+}
+
+/* "fresh", "aged:PROFILE" or "existing" (a dir: or an aged image). */
+static char *target_state(const struct target_spec *s)
+{
+	if (s->age)
+		return xasprintf("aged:%s", s->age);
+	if (s->kind == TARGET_AGED)
+		return xstrdup("aged:golden");
+	return xstrdup(s->kind == TARGET_LOOP || s->kind == TARGET_DEV ?
+		       "fresh" : "existing");
 }
 
 /*
@@ -412,7 +429,15 @@ static int target_up(struct runner *rn, struct live_target *lt, size_t i,
 	target_to_rec(&lt->t, &trec);
 	trec.idx = (int)i;
 	trec.rep = rep;
-	if (writer_target(&rn->w, &trec, NULL) < 0) {
+	if (par_rank() == 0) {
+		char *state = target_state(&rn->cfg->targets[i]);
+
+		machine_record_target(rn->w.run, (int)i, lt->t.devname,
+				      lt->t.workdir, state);
+		free(state);
+	}
+	if (writer_target(&rn->w, &trec, NULL) < 0 ||
+	    writer_facts(&rn->w) < 0) {
 		target_teardown(&lt->t);
 		return -3;
 	}
@@ -646,7 +671,7 @@ int runner_execute(const struct run_config *cfg)
 		free(live);
 		return EXIT_RUNTIME;
 	}
-	if (wrc < 0) {
+	if (wrc < 0 || writer_facts(&rn.w) < 0) {
 		exit_code = EXIT_RUNTIME;
 		goto out;
 	}
@@ -720,10 +745,13 @@ out:
 	/* A run refused before it measured anything is no result: leave
 	 * no empty "failed" row behind (pre-flight catches most refusals
 	 * earlier; a dev: target's safety checks come only here). */
-	if (exit_code == EXIT_USAGE && !rn.w.run->nr_wlruns)
+	if (exit_code == EXIT_USAGE && !rn.w.run->nr_wlruns) {
 		(void)!writer_discard(&rn.w, status);
-	else
+	} else {
+		if (writer_facts(&rn.w) < 0)
+			exit_code = EXIT_RUNTIME;
 		writer_finish(&rn.w, status);
+	}
 	if (par_rank() == 0 && cfg->json &&
 	    json_write_run(rn.w.run, cfg->json) < 0)
 		exit_code = EXIT_RUNTIME;
@@ -731,6 +759,8 @@ out:
 		runreport_print(text_out(cfg), rn.w.run);
 	if (par_rank() == 0 && !cfg->plain && rn.w.run->nr_wlruns)
 		summary_print(text_out(cfg), rn.w.run, dbpath);
+	if (par_rank() == 0 && !cfg->plain && rn.w.run->nr_wlruns)
+		checks_print_run_brief(text_out(cfg), rn.w.run);
 	writer_close(&rn.w);
 	free(dbpath);
 	free(live);

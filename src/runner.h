@@ -44,6 +44,8 @@ struct run_config {
 	bool plain;              /* only the workloads' own output (drop-ins) */
 	bool verify;             /* --verify, copied to every wl_ctx */
 	target_age_fn age;       /* ages an age=PROFILE target (fs/target.h) */
+	const char **accept;     /* --accept: check ids silenced on purpose */
+	size_t nr_accept;
 	struct phase_hook *hooks; /* run around every phase (phase.h) */
 	int co_metrics;          /* enum cometric_level; 0 = basic */
 	size_t nr_hooks, alloc_hooks;

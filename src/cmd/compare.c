@@ -16,9 +16,11 @@
 #include "cmd.h"
 #include "compare/compare.h"
 #include "compare/explain.h"
+#include "compare/guard.h"
 #include "compare/load.h"
 #include "order.h"
 #include "compare/session.h"
+#include "output/checks.h"
 #include "output/csv.h"
 #include "output/explain.h"
 #include "output/json.h"
@@ -30,7 +32,28 @@ struct compare_args {
 	struct cmdopt_format fmt;
 	struct compare_opts o;
 	bool fail_on_reg, longf, explain;
+	struct cmd_accept factors, accept;
+	bool strict, allow_invalid;
 };
+
+static int add_factor(const struct cmdopt *o, void *field, const char *arg,
+		      char *err, size_t errlen)
+{
+	struct cmd_accept *f = field;
+
+	(void)o;
+	if (!compare_factor_known(arg)) {
+		snprintf(err, errlen, "--factor: unknown factor '%s' (one of "
+			 "host, kernel, version, fstype, mkfs, mount, size, "
+			 "options, order, sysctl, cpu, mem, virt, thp, "
+			 "mitigations, dev, loop, fs, cache, or a recorded "
+			 "field such as sysctl.vm.dirty_ratio)", arg);
+		return -1;
+	}
+	ALLOC_GROW(f->v, f->n + 1, f->alloc);
+	f->v[f->n++] = arg;
+	return 0;
+}
 
 static const struct cmdopt compare_table[] = {
 	CMDOPT_INCLUDE_AT(struct compare_args, store, cmdopt_store_opts),
@@ -48,6 +71,20 @@ static const struct cmdopt compare_table[] = {
 		    "co-metrics that moved with it (Benjamini-Hochberg, "
 		    "ranked; see doc/cometrics.md); with csv, the leads "
 		    "instead of the table"),
+	CMDOPT_CB(0, "factor", struct compare_args, factors, "NAME",
+		  add_factor,
+		  "what the configurations are meant to differ in (repeatable):"
+		  " mount, mkfs, kernel, fstype, sysctl, cpu, dev... or a "
+		  "recorded field (sysctl.vm.dirty_ratio); any other recorded "
+		  "difference is warned of"),
+	CMDOPT_BOOL(0, "strict", struct compare_args, strict,
+		    "refuse (exit 2) when the configurations differ in "
+		    "anything not named with --factor"),
+	CMDOPT_BOOL(0, "allow-invalid", struct compare_args, allow_invalid,
+		    "give verdicts even for a configuration whose setup a "
+		    "validity check found invalid ('fslab check')"),
+	CMDOPT_CB(0, "accept", struct compare_args, accept, "ID",
+		  cmd_accept_cb, CMD_ACCEPT_HELP),
 	CMDOPT_TABLE_END,
 };
 
@@ -58,7 +95,8 @@ const struct cmdopt_cmd cmd_compare_opts = {
 		 "[--metric GLOB] [--phase GLOB] [--all]\n"
 		 "[--min-change PCT] [--min-wall MS] [--alpha LEVEL]\n"
 		 "[--adjust holm|bh|none] [--allow-option-mismatch]\n"
-		 "[--fail-on-regression] [--explain]",
+		 "[--fail-on-regression] [--explain] [--factor NAME]...\n"
+		 "[--strict] [--allow-invalid] [--accept ID]...",
 	.desc = "Compare configurations.  With no argument or one RUN|TAG, "
 		"the targets of that run (default: the latest) against its "
 		"first target; with several, each RUN|TAG is one "
@@ -516,6 +554,7 @@ static void print_text(FILE *out, const struct cmp_table *t,
 		if ((int)strlen(t->labels[g]) > lw)
 			lw = (int)strlen(t->labels[g]);
 	print_header(out, t, longf);
+	checks_print_compare_guard(out, t);
 	if (wl && wl->report_compare && t->nr_groups) {
 		fputc('\n', out);
 		wl->report_compare(out, groups, t->nr_groups);
@@ -562,6 +601,8 @@ int cmd_compare(int argc, char **argv)
 	struct cmp_input in;
 	struct cmp_session s;
 	struct explain ex = { 0 };
+	struct check_report *reports = NULL;
+	struct check_opts co;
 	bool regression = false, any_failed = false, longf, text;
 	int first, rc = EXIT_OK;
 
@@ -569,6 +610,8 @@ int cmd_compare(int argc, char **argv)
 	first = cmdopt_parse(&cmd_compare_opts, argc, argv, &a);
 	if (first < 0)
 		return cmdopt_exit(first);
+	a.o.factors = a.factors.v;
+	a.o.nr_factors = a.factors.n;
 	o = a.o;
 	longf = a.longf;
 	text = !strcmp(a.fmt.format, "text");
@@ -576,6 +619,25 @@ int cmd_compare(int argc, char **argv)
 			   &in))
 		return EXIT_RUNTIME;
 	compare_session_build(&in, &o, &s);
+	check_opts_init(&co);
+	co.min_change_pct = o.min_change_pct;
+	co.min_wall_s = o.min_wall_s;
+	co.alpha = o.alpha;
+	co.accept = a.accept.v;
+	co.nr_accept = a.accept.n;
+	compare_guard(&s, &in, &co, a.allow_invalid, &reports);
+	for (size_t i = 0; i < s.nr && a.strict; i++)
+		for (size_t d = 0; d < s.tabs[i].nr_diffs; d++)
+			if (!s.tabs[i].diffs[d].declared) {
+				error("--strict: the configurations differ in "
+				      "%s, not named with --factor (--factor "
+				      "%s to compare anyway)",
+				      s.tabs[i].diffs[d].field,
+				      s.tabs[i].diffs[d].factor);
+				rc = EXIT_USAGE;
+			}
+	if (rc)
+		goto out;
 	for (size_t i = 0; i < s.nr && !o.allow_option_mismatch; i++)
 		if (s.tabs[i].option_mismatch) {
 			error("%s%s%s ran with different workload options: "
@@ -605,6 +667,8 @@ int cmd_compare(int argc, char **argv)
 		if (!s.nr)
 			printf("no workload runs to compare\n");
 		print_orders(stdout, &in, longf);
+		for (size_t i = 0; i < in.nr; i++)
+			checks_print_oneline(stdout, &reports[i]);
 		for (size_t i = 0; i < s.nr_notes; i++)
 			printf("note: %s\n", s.notes[i]);
 		if (in.nr > 1 || s.nr_notes)
@@ -634,6 +698,11 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_REGRESSION;
 out:
 	explain_release(&ex);
+	for (size_t i = 0; reports && i < in.nr; i++)
+		check_report_release(&reports[i]);
+	free(reports);
+	free(a.factors.v);
+	free(a.accept.v);
 	compare_session_release(&s);
 	cmp_input_release(&in);
 	return rc;

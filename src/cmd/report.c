@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "compare/compare.h"
 #include "compare/explain.h"
+#include "compare/guard.h"
 #include "compare/load.h"
 #include "compare/session.h"
 #include "output/chart.h"
@@ -67,11 +68,20 @@ static int write_report(const char *path, const struct cmp_input *in,
 	struct cmp_session s;
 	struct explain_opts eo;
 	struct explain ex;
+	struct check_report *reports;
+	struct check_opts co;
 	char *title;
 	FILE *out;
 	int rc = 0;
 
 	compare_session_build(in, o, &s);
+	/* As compare: no verdict for an invalid setup (doc/validity.md). */
+	check_opts_init(&co);
+	co.min_change_pct = o->min_change_pct;
+	compare_guard(&s, in, &co, false, &reports);
+	for (size_t i = 0; i < in->nr; i++)
+		check_report_release(&reports[i]);
+	free(reports);
 	for (size_t i = 0; i < s.nr && !o->allow_option_mismatch; i++)
 		if (s.tabs[i].option_mismatch) {
 			error("%s ran with different workload options: %s; "

@@ -47,6 +47,7 @@ struct run_args {
 	enum run_order order;
 	const char *aged_profile, *trace, *pause, *disk_model;
 	const char *co_metrics;
+	struct cmd_accept accept;
 };
 
 /* --target, --workload and --trace fill several fields of run_args. */
@@ -191,6 +192,8 @@ static const struct cmdopt run_table[] = {
 		  "debugging: before every phase named PHASE print a line and "
 		  "stop (SIGSTOP) until SIGCONT, e.g. to corrupt data behind "
 		  "fslab's back"),
+	CMDOPT_CB(0, "accept", struct run_args, accept, "ID", cmd_accept_cb,
+		  CMD_ACCEPT_HELP "; recorded with the run"),
 	CMDOPT_BOOL('q', "quiet", struct run_args, quiet,
 		    "no progress: neither the status line a terminal gets nor "
 		    "the line per finished phase (see README, Watching a run)"),
@@ -319,6 +322,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "fslab: note: this machine shows no CPU clock "
 			"(no /sys/devices/system/cpu/*/cpufreq, a VM?): "
 			"cpu.freq_MHz is not recorded\n");
+	cfg.accept = a.accept.v;
+	cfg.nr_accept = a.accept.n;
 	aged_profile = a.aged_profile;
 	tracing = a.tracing;
 	trace = a.trace;
@@ -401,6 +406,7 @@ out:
 	free(cfg.wls);
 	free(cfg.hooks);
 	free((char *)cfg.cmdline);
+	free(a.accept.v);
 	return rc;
 
 parse_failed:
@@ -410,5 +416,6 @@ parse_failed:
 		run_workload_release(&a.cfg.wls[i]);
 	free(a.cfg.targets);
 	free(a.cfg.wls);
+	free(a.accept.v);
 	return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "order.h"
+#include "output/checks.h"
 #include "output/csv.h"
 #include "disk/diskphase.h"
 #include "output/json.h"
@@ -205,6 +206,8 @@ static int print_text(const struct run_rec *r)
 	for (size_t i = 0; i < r->nr_wlruns; i++)
 		print_wlrun(stdout, r, &r->wlruns[i]);
 	runreport_print(stdout, r);
+	facts_print_text(stdout, r);
+	checks_print_run_brief(stdout, r);
 	if (r->status && !strcmp(r->status, "incomplete"))
 		print_unfinished(stdout, r);
 	if (fflush(stdout))

@@ -428,6 +428,33 @@ static void rollup(struct cmp_table *t)
 	}
 }
 
+void compare_mark_invalid(struct cmp_table *t, size_t g, const char *reason)
+{
+	if (g >= t->nr_groups)
+		return;
+	if (!t->invalid)
+		t->invalid = xcalloc(t->nr_groups + 1, sizeof(*t->invalid));
+	if (!t->invalid[g])
+		t->invalid[g] = xstrdup(reason);
+	for (size_t i = 0; i < t->nr_rows; i++)
+		for (size_t k = 1; k < t->nr_groups; k++) {
+			struct cmp_delta *d = &t->rows[i].d[k];
+
+			if ((k == g || g == 0) && d->verdict != CMP_FAILED) {
+				d->verdict = CMP_INFO;
+				d->significant = false;
+			}
+		}
+	t->regression = false;
+	for (size_t k = 1; k < t->nr_groups; k++)
+		if (t->failed[0] || t->failed[k])
+			t->regression = true;
+	rollup(t);
+	for (size_t k = 0; k < t->nr_groups; k++)
+		if (t->invalid[k] || t->invalid[0])
+			t->rollup[k] = NAN;
+}
+
 static bool group_failed(const struct cmp_group *g)
 {
 	for (size_t r = 0; r < g->nr_reps; r++)
@@ -492,7 +519,7 @@ void compare_build(const char *workload, const struct cmp_group *groups,
 		row->d[0].tested = false;
 	}
 	mark_failed(t, groups);
-	compare_find_diffs(t, groups);
+	compare_find_diffs(t, groups, o);
 	rollup(t);
 }
 
@@ -618,6 +645,9 @@ void compare_table_release(struct cmp_table *t)
 		free(row->wall_phase);
 	}
 	free(t->rows);
+	for (size_t g = 0; t->invalid && g < t->nr_groups; g++)
+		free(t->invalid[g]);
+	free(t->invalid);
 	for (size_t d = 0; d < t->nr_diffs; d++) {
 		for (size_t g = 0; g < t->nr_groups; g++)
 			free(t->diffs[d].values[g]);

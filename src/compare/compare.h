@@ -90,6 +90,11 @@ struct compare_opts {
 	const char *phase;       /* fnmatch pattern on phase names, or NULL */
 	const char *metric;      /* fnmatch pattern on metric names, or NULL */
 	const char *const *key_metrics; /* "phase/metric", NULL-terminated */
+	/* --factor: what the configurations are meant to differ in (a
+	 * factor, "sysctl", or a field or fact, "sysctl.vm.dirty_ratio");
+	 * any other difference is undeclared (diff.c). */
+	const char *const *factors;
+	size_t nr_factors;
 };
 
 enum cmp_verdict {
@@ -141,8 +146,13 @@ struct cmp_row {
 
 /* A field that differs between the compared configurations. */
 struct cmp_diff {
-	char *field;             /* "kernel", "mount options", ... */
+	char *field;             /* "kernel", "mount options", a recorded
+				  * fact "sysctl.vm.dirty_ratio", ... */
 	char **values;           /* [nr_groups]; "a | b" when mixed inside */
+	const char *factor;      /* what --factor names it: "mount",
+				  * "sysctl", "kernel"... (static) */
+	bool declared;           /* named with --factor, or the targets of
+				  * one run (their specs declare them) */
 };
 
 struct cmp_table {
@@ -163,7 +173,24 @@ struct cmp_table {
 	struct cmp_diff *diffs;
 	size_t nr_diffs;
 	char *option_mismatch;   /* "files: 20000 (a) vs 1000 (b)", or NULL */
+	size_t nr_undeclared;    /* diffs not declared */
+	char **invalid;          /* [nr_groups] "invalid setup: ..." when a
+				  * run of it failed a check at level invalid
+				  * (compare_mark_invalid), else NULL */
 };
+
+/* The factors --factor knows, NULL-terminated (for its help and
+ * checking). */
+extern const char *const compare_factor_names[];
+/* Whether name is a factor, or a fact key's group ("sysctl.vm.x"). */
+bool compare_factor_known(const char *name);
+
+/*
+ * Group g of t has an invalid setup (check/check.h): its rows get no
+ * verdict (shown as "-"), nor the whole table's when g is the baseline;
+ * no roll-up, no regression from them.  reason is copied.
+ */
+void compare_mark_invalid(struct cmp_table *t, size_t g, const char *reason);
 
 void compare_opts_init(struct compare_opts *o);
 

@@ -21,6 +21,7 @@ static inline const char *opt_item_end(const char *p)
 }
 
 /* Fill t->diffs and t->option_mismatch from the groups (diff.c). */
-void compare_find_diffs(struct cmp_table *t, const struct cmp_group *groups);
+void compare_find_diffs(struct cmp_table *t, const struct cmp_group *groups,
+			const struct compare_opts *o);
 
 #endif

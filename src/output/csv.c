@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/checks.h"
 #include "output/csv.h"
 #include "output/provenance.h"
 #include "util/strbuf.h"
@@ -141,6 +142,64 @@ static void prov_rows(FILE *out, const struct run_rec *r)
 	}
 }
 
+/* The recorded setup ("setup:SCOPE:KEY") and the validity checks
+ * ("check:ID"), text in the label column as provenance rows have. */
+static void setup_rows(FILE *out, const struct run_rec *r)
+{
+	struct check_opts o;
+	struct check_report rep;
+
+	for (size_t i = 0; i < r->nr_facts; i++) {
+		char *key = xasprintf("setup:%s:%s", r->facts[i].scope,
+				      r->facts[i].key);
+
+		csv_int(out, r->id, true);
+		csv_field(out, r->tag, false);
+		csv_field(out, NULL, false);
+		csv_int(out, -1, false);
+		csv_int(out, 0, false);
+		csv_field(out, NULL, false);
+		csv_field(out, NULL, false);
+		csv_int(out, 0, false);
+		csv_field(out, r->facts[i].value, false);
+		csv_field(out, "ok", false);
+		csv_field(out, key, false);
+		csv_num(out, NAN, false);
+		csv_field(out, NULL, false);
+		csv_field(out, "none", false);
+		csv_end(out);
+		free(key);
+	}
+	check_opts_init(&o);
+	check_run(r, &o, &rep);
+	for (size_t i = 0; i < rep.nr; i++) {
+		const struct check_finding *f = &rep.f[i];
+		char *key = xasprintf("check:%s", f->id);
+		char *text = xasprintf("%s%s: %s: %s", check_level_name(f->level),
+				       f->accepted ? " (accepted)" : "",
+				       f->subject, f->reason);
+
+		csv_int(out, r->id, true);
+		csv_field(out, r->tag, false);
+		csv_field(out, NULL, false);
+		csv_int(out, -1, false);
+		csv_int(out, 0, false);
+		csv_field(out, NULL, false);
+		csv_field(out, NULL, false);
+		csv_int(out, 0, false);
+		csv_field(out, text, false);
+		csv_field(out, "ok", false);
+		csv_field(out, key, false);
+		csv_num(out, NAN, false);
+		csv_field(out, NULL, false);
+		csv_field(out, "none", false);
+		csv_end(out);
+		free(text);
+		free(key);
+	}
+	check_report_release(&rep);
+}
+
 void csv_write_run(FILE *out, const struct run_rec *r)
 {
 	static const char *const cols[] = {
@@ -151,6 +210,7 @@ void csv_write_run(FILE *out, const struct run_rec *r)
 
 	header(out, cols);
 	prov_rows(out, r);
+	setup_rows(out, r);
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		const struct wlrun_rec *w = &r->wlruns[i];
 		const struct target_rec *t = run_rec_target(r, w);

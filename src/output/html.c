@@ -10,6 +10,7 @@
 
 #include "order.h"
 #include "output/chart.h"
+#include "output/checks.h"
 #include "output/html.h"
 #include "output/explain.h"
 #include "output/html_internal.h"
@@ -425,6 +426,8 @@ static void differences(FILE *out, const struct cmp_table *t)
 	for (size_t i = 0; i < t->nr_diffs; i++) {
 		fputs("<tr><td class=l>", out);
 		html_escape(out, t->diffs[i].field);
+		if (!t->diffs[i].declared)
+			fputs(" (undeclared)", out);
 		fputs("</td>", out);
 		for (size_t g = 0; g < t->nr_groups; g++) {
 			fputs("<td class=l>", out);
@@ -434,6 +437,12 @@ static void differences(FILE *out, const struct cmp_table *t)
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
+	for (size_t g = 0; t->invalid && g < t->nr_groups; g++)
+		if (t->invalid[g]) {
+			fputs("<p>invalid setup: ", out);
+			html_escape(out, t->invalid[g]);
+			fputs("; no verdict</p>\n", out);
+		}
 }
 
 /* Each compared run's target order, once: "run 7 target order: ...". */
@@ -532,6 +541,7 @@ static void html_provenance(FILE *out, const struct html_section *secs,
 		if (!mem)
 			continue;
 		provenance_text(mem, seen[i]);
+		checks_print_run_brief(mem, seen[i]);
 		fclose(mem);
 		fputs("<pre>", out);
 		html_escape(out, buf);

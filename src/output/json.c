@@ -21,6 +21,7 @@
 
 #include "compare/load.h"
 #include "compare/session.h"
+#include "output/checks.h"
 #include "output/provenance.h"
 #include "util/util.h"
 #include "util/version.h"
@@ -265,6 +266,7 @@ static json_t *run_json(const struct run_rec *r)
 	for (size_t i = 0; i < r->nr_wlruns; i++)
 		json_array_append_new(arr, wlrun_json(r, &r->wlruns[i]));
 	set(o, "workloads", arr);
+	checks_json_add_run(o, r);
 	return o;
 }
 
@@ -480,6 +482,10 @@ static json_t *table_json(const struct cmp_table *t)
 
 		json_object_set_new(d, "field",
 				    json_string(t->diffs[i].field));
+		json_object_set_new(d, "factor", json_string(
+			t->diffs[i].factor ? t->diffs[i].factor : "other"));
+		json_object_set_new(d, "declared",
+				    json_boolean(t->diffs[i].declared));
 		for (size_t g = 0; g < t->nr_groups; g++)
 			json_array_append_new(v, json_string(
 				t->diffs[i].values[g]));
@@ -487,6 +493,17 @@ static json_t *table_json(const struct cmp_table *t)
 		json_array_append_new(diffs, d);
 	}
 	json_object_set_new(o, "differences", diffs);
+	json_object_set_new(o, "undeclared_differences",
+			    json_integer((json_int_t)t->nr_undeclared));
+	{
+		json_t *inv = json_object();
+
+		for (size_t g = 0; t->invalid && g < t->nr_groups; g++)
+			if (t->invalid[g])
+				json_object_set_new(inv, t->labels[g],
+						    json_string(t->invalid[g]));
+		json_object_set_new(o, "invalid_setup", inv);
+	}
 	for (size_t i = 0; i < t->nr_rows; i++)
 		if (t->rows[i].shown)
 			json_array_append_new(rows, row_json(t, &t->rows[i]));

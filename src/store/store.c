@@ -34,11 +34,13 @@
  * Schema versions: 1 the first; 2 adds trace_sample and trace_request
  * (the block-request sample of traced phases); 3 adds runs.target_order
  * and wlruns.pos (the counterbalanced order of the targets); 4 adds
- * targets.mkfs_cmd (the mkfs command as run).  Older databases are
+ * targets.mkfs_cmd (the mkfs command as run); 5 adds run_facts (the
+ * setup recorded with a run: machine, devices, cache modes, accepted
+ * checks; see struct fact).  Older databases are
  * migrated forward in place by schema_init(), one step at a time, each
  * step only adding tables, so an old fslab's rows stay as they were.
  */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 #define STORE_BUSY_TIMEOUT_MS 30000
 /* Beyond the busy handler: SQLite skips it in a few WAL cases. */
 #define STORE_RETRY_NS (120ULL * 1000000000ULL)
@@ -130,11 +132,22 @@ static const char schema_v3[] =
 static const char schema_v4[] =
 	"ALTER TABLE targets ADD COLUMN mkfs_cmd TEXT;";
 
+/*
+ * Version 5: the facts recorded about a run's setup (struct fact in
+ * result.h), one row per (scope, key).
+ */
+static const char schema_v5[] =
+	"CREATE TABLE run_facts ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT);"
+	"CREATE INDEX run_facts_run ON run_facts(run_id);";
+
 /* migrations[v] takes a version-v database to version v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = schema_v2,
 	[2] = schema_v3,
 	[3] = schema_v4,
+	[4] = schema_v5,
 };
 
 enum stmt_id {
@@ -165,6 +178,8 @@ enum stmt_id {
 	S_LATEST_TAG,
 	S_TAG_RUNS,
 	S_RUN_DELETE,
+	S_FACT_INSERT,
+	S_FACT_SELECT,
 	NR_STMTS
 };
 
@@ -248,6 +263,12 @@ static const char *const stmt_sql[NR_STMTS] = {
 		"SELECT id FROM runs WHERE tag = ? AND status != 'running'"
 		" ORDER BY started, id",
 	[S_RUN_DELETE] = "DELETE FROM runs WHERE id = ?",
+	[S_FACT_INSERT] =
+		"INSERT INTO run_facts (run_id, scope, key, value)"
+		" VALUES (?, ?, ?, ?)",
+	[S_FACT_SELECT] =
+		"SELECT scope, key, value FROM run_facts WHERE run_id = ?"
+		" ORDER BY rowid",
 };
 
 struct store {
@@ -589,6 +610,7 @@ static int store_open_readonly(const char *path, struct store **out)
 	}
 	if (check_version(st, version))
 		goto fail;
+	st->version = version;
 	if (!version) {
 		error("'%s' is not an fslab results database", path);
 		goto fail;
@@ -1201,6 +1223,59 @@ static void mark_incomplete(struct run_rec *r)
 	}
 }
 
+static int load_facts(struct store *st, struct run_rec *r)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (st->version < 5)
+		return 0;
+	s = stmt_get(st, S_FACT_SELECT);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	while ((rc = step_row(st, s, "read the run's facts")) > 0) {
+		const unsigned char *scope = sqlite3_column_text(s, 0);
+		const unsigned char *key = sqlite3_column_text(s, 1);
+		const unsigned char *value = sqlite3_column_text(s, 2);
+
+		if (scope && key)
+			run_rec_add_fact(r, (const char *)scope,
+					 (const char *)key,
+					 (const char *)value);
+	}
+	sqlite3_reset(s);
+	return rc < 0 ? -1 : 0;
+}
+
+int store_facts_add(struct store *st, int64_t run_id, const struct fact *f,
+		    size_t nr)
+{
+	sqlite3_stmt *s;
+
+	if (!nr)
+		return 0;
+	if (tx_begin(st))
+		return -1;
+	for (size_t i = 0; i < nr; i++) {
+		s = stmt_get(st, S_FACT_INSERT);
+		if (!s)
+			goto fail;
+		sqlite3_bind_int64(s, 1, run_id);
+		bind_text(s, 2, f[i].scope);
+		bind_text(s, 3, f[i].key);
+		bind_text(s, 4, f[i].value);
+		if (step_done(st, s, "store a fact"))
+			goto fail;
+	}
+	if (tx_commit(st))
+		goto fail;
+	return 0;
+fail:
+	tx_rollback(st);
+	return -1;
+}
+
 static int load_run(struct store *st, int64_t run_id, bool phases,
 		    struct run_rec **out)
 {
@@ -1235,7 +1310,8 @@ static int load_run(struct store *st, int64_t run_id, bool phases,
 	pid = col_i64(s, 10);
 	r->target_order = col_text(s, 11);
 	sqlite3_reset(s);
-	if (load_targets(st, r) || load_wlruns(st, r, phases)) {
+	if (load_targets(st, r) || load_wlruns(st, r, phases) ||
+	    load_facts(st, r)) {
 		run_rec_free(r);
 		return -1;
 	}

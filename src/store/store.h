@@ -68,6 +68,10 @@ int store_wlrun_finish(struct store *st, int64_t wlrun_id,
 int store_phase_add(struct store *st, int64_t wlrun_id, struct phase_rec *p)
 	MUST_CHECK;
 
+/* Insert facts (struct fact) of run_id, in one transaction. */
+int store_facts_add(struct store *st, int64_t run_id, const struct fact *f,
+		    size_t nr) MUST_CHECK;
+
 /* Load one whole run (targets, wlruns, phases, metrics, workers). */
 int store_load_run(struct store *st, int64_t run_id, struct run_rec **out)
 	MUST_CHECK;

@@ -88,6 +88,20 @@ int writer_phase(struct run_writer *w, struct wlrun_rec *wr,
 	return w && w->st ? store_phase_add(w->st, wr->id, rec) : 0;
 }
 
+int writer_facts(struct run_writer *w)
+{
+	size_t n = w->run->nr_facts;
+
+	if (!w->st || !w->run->id || w->nr_facts_stored >= n)
+		return 0;
+	if (store_facts_add(w->st, w->run->id,
+			    w->run->facts + w->nr_facts_stored,
+			    n - w->nr_facts_stored) < 0)
+		return -1;
+	w->nr_facts_stored = n;
+	return 0;
+}
+
 int writer_finish(struct run_writer *w, const char *status)
 {
 	free(w->run->status);
@@ -118,6 +132,9 @@ int writer_write_run(struct store *st, struct run_rec *r)
 	for (size_t i = 0; i < r->nr_targets; i++)
 		if (store_target_add(st, r->id, &r->targets[i]) < 0)
 			return -1;
+	if (r->nr_facts && store_facts_add(st, r->id, r->facts,
+					   r->nr_facts) < 0)
+		return -1;
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		struct wlrun_rec *wr = &r->wlruns[i];
 

@@ -26,6 +26,7 @@ struct store;
 struct run_writer {
 	struct store *st;     /* NULL: the run lives in memory only */
 	struct run_rec *run;  /* the run being written; owned */
+	size_t nr_facts_stored; /* run->facts already in the store */
 };
 
 /*
@@ -49,6 +50,8 @@ int writer_target(struct run_writer *w, struct target_rec *t,
  */
 int writer_wlrun_begin(struct run_writer *w, struct wlrun_rec *wr,
 		       struct wlrun_rec **out) MUST_CHECK;
+/* Store the run's facts (machine.h) not stored yet; 0 or -1. */
+int writer_facts(struct run_writer *w) MUST_CHECK;
 /* Set wr's status ("complete", "failed", "interrupted") and store it. */
 int writer_wlrun_finish(struct run_writer *w, struct wlrun_rec *wr,
 			const char *status);

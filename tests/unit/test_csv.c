@@ -107,6 +107,11 @@ static void test_run_shape(void **state)
 	for (const char *p = buf; (p = strstr(p, ",provenance:")); p++)
 		prov++;
 	assert_true(prov >= 6);
+	/* Then the recorded setup and the validity checks. */
+	for (const char *p = buf; (p = strstr(p, ",check:")); p++)
+		prov++;
+	for (const char *p = buf; (p = strstr(p, ",setup:")); p++)
+		prov++;
 	assert_int_equal(records(buf, head), 1 + prov + 2 * 2);
 	assert_string_equal(head, "run,tag,target,target_idx,rep,workload,"
 			    "phase,seq,label,status,metric,value,unit,"

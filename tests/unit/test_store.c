@@ -479,7 +479,8 @@ static void test_old_schema_migrated(void **state)
 	w = write_run(st, "old", 1700000000, 2, true);
 	store_close(st);
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE trace_request;"
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE run_facts;"
+				      "DROP TABLE trace_request;"
 				      "DROP TABLE trace_sample;"
 				      "ALTER TABLE runs DROP COLUMN"
 				      " target_order;"
@@ -499,13 +500,24 @@ static void test_old_schema_migrated(void **state)
 	assert_string_equal(r->wlruns[0].phases[1].name, "phase-1");
 	run_rec_free(r);
 	w2 = write_run(st, "new", 1700000100, 1, true);
+	/* Version 4's facts: stored and read back in order. */
+	run_rec_add_fact(w2, "machine", "sysctl.vm.dirty_ratio", "20");
+	run_rec_add_fact(w2, "target:0", "loop.dio", NULL);
+	assert_int_equal(store_facts_add(st, w2->id, w2->facts,
+					 w2->nr_facts), 0);
 	assert_int_equal(store_load_run(st, w2->id, &r), 0);
 	check_phase(&w2->wlruns[0].phases[0], &r->wlruns[0].phases[0]);
+	assert_int_equal(r->nr_facts, 2);
+	assert_string_equal(run_rec_fact(r, "machine",
+					 "sysctl.vm.dirty_ratio"), "20");
+	assert_string_equal(run_rec_fact(r, "target:0", "loop.dio"),
+			    "absent");
+	assert_null(run_rec_fact(r, "machine", "loop.dio"));
 	run_rec_free(r);
 	store_close(st);
 
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sql_int(db, "PRAGMA user_version"), 4);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 5);
 	/* Version 4's mkfs command: not recorded in the old rows. */
 	{
 		char q[96];

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * checks.c - the validity checks and the recorded setup as text, JSON
+ * and CSV (see checks.h).
+ */
+#include "output/checks.h"
+
+#include <string.h>
+
+#include "output/csv.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+char *checks_coverage(const struct check_report *rep)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "checked %zu of %zu recommendations",
+		    rep->nr_checked, rep->nr_checks);
+	for (size_t i = 0; i < rep->nr_unchecked; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "; not checked: ",
+			    rep->unchecked[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void count(const struct check_report *rep, size_t n[4], size_t *acc)
+{
+	memset(n, 0, 4 * sizeof(*n));
+	*acc = 0;
+	for (size_t i = 0; i < rep->nr; i++) {
+		if (rep->f[i].accepted)
+			(*acc)++;
+		else
+			n[rep->f[i].level]++;
+	}
+}
+
+void checks_print_text(FILE *out, const struct check_report *rep, bool brief)
+{
+	size_t n[4], acc;
+	char *cov = checks_coverage(rep);
+
+	count(rep, n, &acc);
+	if (brief) {
+		fprintf(out, "setup check: ");
+		if (!n[CHECK_INVALID] && !n[CHECK_WARNING])
+			fprintf(out, "no warning");
+		else
+			fprintf(out, "%zu invalid, %zu warning%s",
+				n[CHECK_INVALID], n[CHECK_WARNING],
+				n[CHECK_WARNING] == 1 ? "" : "s");
+		fprintf(out, ", %zu note%s", n[CHECK_NOTE],
+			n[CHECK_NOTE] == 1 ? "" : "s");
+		if (acc)
+			fprintf(out, ", %zu accepted", acc);
+		fprintf(out, " ('fslab check %lld' for all)\n",
+			(long long)rep->run_id);
+	}
+	for (size_t i = 0; i < rep->nr; i++) {
+		const struct check_finding *f = &rep->f[i];
+
+		if (brief && (f->accepted || f->level < CHECK_WARNING))
+			continue;
+		fprintf(out, "  %-7s %s: %s: %s%s\n",
+			check_level_name(f->level), f->id, f->subject,
+			f->reason, f->accepted ? " (accepted)" : "");
+	}
+	fprintf(out, "  %s\n", cov);
+	free(cov);
+}
+
+void checks_print_run_brief(FILE *out, const struct run_rec *r)
+{
+	struct check_opts o;
+	struct check_report rep;
+
+	check_opts_init(&o);
+	check_run(r, &o, &rep);
+	checks_print_text(out, &rep, true);
+	check_report_release(&rep);
+}
+
+json_t *checks_json(const struct check_report *rep)
+{
+	json_t *o = json_object(), *arr = json_array(), *un = json_array();
+	char *cov = checks_coverage(rep);
+
+	for (size_t i = 0; i < rep->nr; i++) {
+		const struct check_finding *f = &rep->f[i];
+
+		json_array_append_new(arr, json_pack(
+			"{s:s, s:s, s:s, s:s, s:b}", "id", f->id, "level",
+			check_level_name(f->level), "subject", f->subject,
+			"reason", f->reason, "accepted", f->accepted));
+	}
+	for (size_t i = 0; i < rep->nr_unchecked; i++)
+		json_array_append_new(un, json_string(rep->unchecked[i]));
+	json_object_set_new(o, "worst",
+			    json_string(check_level_name(check_worst(rep))));
+	json_object_set_new(o, "findings", arr);
+	json_object_set_new(o, "checked", json_integer((json_int_t)
+						       rep->nr_checked));
+	json_object_set_new(o, "recommendations",
+			    json_integer((json_int_t)rep->nr_checks));
+	json_object_set_new(o, "not_checked", un);
+	json_object_set_new(o, "coverage", json_string(cov));
+	free(cov);
+	return o;
+}
+
+json_t *facts_json(const struct run_rec *r)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < r->nr_facts; i++) {
+		const struct fact *f = &r->facts[i];
+		json_t *s = json_object_get(o, f->scope);
+
+		if (!s) {
+			s = json_object();
+			json_object_set_new(o, f->scope, s);
+		}
+		json_object_set_new(s, f->key, json_string(f->value));
+	}
+	return o;
+}
+
+void checks_json_add_run(json_t *run_obj, const struct run_rec *r)
+{
+	struct check_opts o;
+	struct check_report rep;
+
+	check_opts_init(&o);
+	check_run(r, &o, &rep);
+	json_object_set_new(run_obj, "facts", facts_json(r));
+	json_object_set_new(run_obj, "checks", checks_json(&rep));
+	check_report_release(&rep);
+}
+
+void checks_write_csv(FILE *out, const struct check_report *rep, bool header)
+{
+	if (header)
+		fprintf(out, "run,id,level,subject,reason,accepted\n");
+	for (size_t i = 0; i < rep->nr; i++) {
+		const struct check_finding *f = &rep->f[i];
+
+		csv_int(out, rep->run_id, true);
+		csv_field(out, f->id, false);
+		csv_field(out, check_level_name(f->level), false);
+		csv_field(out, f->subject, false);
+		csv_field(out, f->reason, false);
+		csv_int(out, f->accepted, false);
+		csv_end(out);
+	}
+	for (size_t i = 0; i < rep->nr_unchecked; i++) {
+		csv_int(out, rep->run_id, true);
+		csv_field(out, rep->unchecked[i], false);
+		csv_field(out, "not-checked", false);
+		csv_field(out, NULL, false);
+		csv_field(out, NULL, false);
+		csv_int(out, 0, false);
+		csv_end(out);
+	}
+}
+
+void checks_print_oneline(FILE *out, const struct check_report *rep)
+{
+	size_t n[4], acc;
+	const struct check_finding *f = check_first(rep, CHECK_INVALID);
+
+	if (!f)
+		f = check_first(rep, CHECK_WARNING);
+	count(rep, n, &acc);
+	fprintf(out, "setup check run %lld: %zu invalid, %zu warning%s, %zu "
+		"note%s%s%s%s\n", (long long)rep->run_id, n[CHECK_INVALID],
+		n[CHECK_WARNING], n[CHECK_WARNING] == 1 ? "" : "s",
+		n[CHECK_NOTE], n[CHECK_NOTE] == 1 ? "" : "s",
+		f ? " (first: " : "", f ? f->id : "", f ? ")" : "");
+}
+
+void checks_print_compare_guard(FILE *out, const struct cmp_table *t)
+{
+	for (size_t i = 0; i < t->nr_diffs; i++) {
+		const struct cmp_diff *d = &t->diffs[i];
+
+		if (d->declared)
+			continue;
+		fprintf(out, "  warning: undeclared difference: %s (", d->field);
+		for (size_t g = 0; g < t->nr_groups; g++)
+			fprintf(out, "%s%s", g ? " vs " : "", d->values[g]);
+		fprintf(out, "); if intended, say so with --factor %s\n",
+			d->factor);
+	}
+	for (size_t g = 0; t->invalid && g < t->nr_groups; g++)
+		if (t->invalid[g])
+			fprintf(out, "  %s: invalid setup: %s; no verdict%s "
+				"(--allow-invalid to judge anyway)\n",
+				t->labels[g], t->invalid[g],
+				g ? "" : " for any configuration");
+}
+
+void facts_print_text(FILE *out, const struct run_rec *r)
+{
+	const char *scope = NULL;
+	size_t col = 0;
+
+	for (size_t i = 0; i < r->nr_facts; i++) {
+		const struct fact *f = &r->facts[i];
+		size_t w = strlen(f->key) + strlen(f->value) + 3;
+
+		/* Cache modes and accepted ids are shown where they count;
+		 * an unaffected CPU is no news (JSON has every fact). */
+		if (!strcmp(f->scope, "cache") ||
+		    (!strncmp(f->key, "mitigations.", 12) &&
+		     !strcmp(f->value, "Not affected")))
+			continue;
+		if (!scope || strcmp(scope, f->scope)) {
+			fprintf(out, "%s%s:", scope ? "\n" : "", f->scope);
+			scope = f->scope;
+			col = strlen(f->scope) + 1;
+		}
+		if (col + w > 79 && col > 20) {
+			fprintf(out, "\n   ");
+			col = 3;
+		}
+		fprintf(out, " %s=%s;", f->key, f->value);
+		col += w;
+	}
+	if (scope)
+		fputc('\n', out);
+}
