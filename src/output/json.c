@@ -445,6 +445,9 @@ static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
 				d->verdict == CMP_SAME ? d->mdc_pct : NAN));
 			json_object_set_new(v, "significant",
 					    json_boolean(d->significant));
+			json_object_set_new(v, "equivalence_margin_pct",
+					    jreal(d->verdict == CMP_EQUIV ?
+						  d->equiv_pct : NAN));
 			json_object_set_new(v, "verdict", json_string(
 				compare_verdict_name(d->verdict)));
 			json_object_set_new(j, "vs_baseline", v);
