@@ -104,17 +104,20 @@ static void compute_level(const struct seq_design *d, double a, double *z)
 		h = 2 * b / (GRID - 1);
 		sd = sqrt(delta);
 		for (size_t j = 0; j < GRID; j++) {
-			double s = 0;
+			double s = 0, u;
 
 			y[j] = -b + (double)j * h;
 			if (k == 0) {
-				s = gsl_ran_gaussian_pdf(y[j], sd);
+				u = y[j] / sd;
+				s = exp(-0.5 * u * u);
 			} else {
-				for (size_t i = 0; i < GRID; i++)
-					s += f[i] * gsl_ran_gaussian_pdf(
-						y[j] - x[i], sd);
+				for (size_t i = 0; i < GRID; i++) {
+					u = (y[j] - x[i]) / sd;
+					s += f[i] * exp(-0.5 * u * u);
+				}
 			}
-			g[j] = s * simpson_w(j, GRID, h);
+			g[j] = s / (sd * sqrt(2 * M_PI)) *
+			       simpson_w(j, GRID, h);
 		}
 		memcpy(x, y, GRID * sizeof(*x));
 		memcpy(f, g, GRID * sizeof(*f));
