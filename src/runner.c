@@ -33,12 +33,14 @@
 #include "measure.h"
 #include "phase_internal.h"
 #include "output/json.h"
+#include "output/decision.h"
 #include "output/runreport.h"
 #include "output/summary.h"
 #include "par.h"
 #include "progress.h"
 #include "stats/stats.h"
 #include "store/store.h"
+#include "until.h"
 #include "util/interrupt.h"
 #include "util/util.h"
 #include "util/version.h"
@@ -454,7 +456,8 @@ static int run_rep(struct runner *rn, struct live_target *lt, size_t i,
 	int rc;
 
 	progress_where(i + 1, cfg->nr_targets, cfg->targets[i].name, rep,
-		       cfg->until_cov > 0 ? 0 : cfg->repeat);
+		       cfg->until_cov > 0 || cfg->until_decided ? 0
+							 : cfg->repeat);
 	if (!lt->up)
 		progress_step(cfg->targets[i].age ? "building the target "
 			      "(mkfs, mount, aging)" : "building the target "
@@ -638,6 +641,7 @@ int runner_execute(const struct run_config *cfg)
 	struct target_env env;
 	int exit_code = EXIT_OK;
 	struct live_target *live;
+	struct until until;
 	char *dbpath = NULL;
 	const char *status;
 	char tag[64];
@@ -646,6 +650,8 @@ int runner_execute(const struct run_config *cfg)
 	runner_install_signals();
 	if (run_refused(cfg))
 		return EXIT_USAGE;
+	if (until_init(&until, cfg) < 0)
+		return EXIT_USAGE;
 	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
 	/* Rank 0 alone writes the store: one writer per run, and no
 	 * database traffic from hundreds of clients. */
@@ -653,6 +659,8 @@ int runner_execute(const struct run_config *cfg)
 		dbpath = cfg->db ? xstrdup(cfg->db) : store_default_path();
 		if (store_open(dbpath, &rn.st) < 0) {
 			free(dbpath);
+			free(live);
+			until_release(&until);
 			return EXIT_RUNTIME;
 		}
 	}
@@ -703,7 +711,13 @@ int runner_execute(const struct run_config *cfg)
 					goto setup_failed;
 				}
 			}
-			if (series_done(&rn, NULL, cfg->nr_targets, rep + 1))
+			/* A repetition cut short is no look. */
+			if (stop_requested)
+				break;
+			if (cfg->until_decided ?
+			    until_look(&until, rn.run, rn.st, dbpath, rep + 1,
+				       text_out(cfg)) :
+			    series_done(&rn, NULL, cfg->nr_targets, rep + 1))
 				break;
 		}
 		free(ord);
@@ -746,6 +760,9 @@ out:
 		runreport_print(text_out(cfg), rn.run);
 	if (par_rank() == 0 && !cfg->plain && rn.run->nr_wlruns)
 		summary_print(text_out(cfg), rn.run, dbpath);
+	if (par_rank() == 0 && !cfg->plain)
+		decision_print(text_out(cfg), rn.run);
+	until_release(&until);
 	run_rec_free(rn.run);
 	store_close(rn.st);
 	free(dbpath);

@@ -14,6 +14,7 @@
 #include "compare/order.h"
 #include "output/csv.h"
 #include "disk/diskphase.h"
+#include "output/decision.h"
 #include "output/json.h"
 #include "output/runreport.h"
 #include "output/provenance.h"
@@ -205,6 +206,7 @@ static int print_text(const struct run_rec *r)
 	for (size_t i = 0; i < r->nr_wlruns; i++)
 		print_wlrun(stdout, r, &r->wlruns[i]);
 	runreport_print(stdout, r);
+	decision_print(stdout, r);
 	if (r->status && !strcmp(r->status, "incomplete"))
 		print_unfinished(stdout, r);
 	if (fflush(stdout))

@@ -130,10 +130,15 @@ bool cmp_seq_look(struct cmp_seq *s, const struct cmp_table *tabs,
 	/* Comparisons not seen yet still count: Holm's m never shrinks. */
 	for (; k < s->family; k++)
 		c[k].se = c[k].log_ratio = NAN;
-	s->open = seq_look(&s->d, n, c, s->family, s->min_change_pct,
-			   s->power);
-	for (k = 0; k < s->nr; k++)
+	seq_look(&s->d, n, c, s->family, s->min_change_pct, s->power);
+	s->open = 0;
+	for (k = 0; k < s->nr; k++) {
 		s->items[k].c = c[k];
+		/* One that compare did not test at this look (a phase now
+		 * too short to judge) cannot hold the series open. */
+		s->open += c[k].decision == SEQ_UNDECIDED &&
+			   s->items[k].seen;
+	}
 	free(c);
 	s->n = n;
 	return s->open == 0;
@@ -145,6 +150,8 @@ const char *cmp_seq_item_verdict(const struct cmp_seq_item *it)
 
 	if (it->c.decision == SEQ_EQUIVALENT)
 		return "equivalent";
+	if (it->c.decision == SEQ_UNDECIDED && !it->seen)
+		return "no verdict";
 	if (it->c.decision != SEQ_DIFFERENT)
 		return "undecided";
 	oriented = it->better == BETTER_LOWER ? -it->c.pct : it->c.pct;

@@ -50,12 +50,15 @@ void cmp_seq_reset(struct cmp_seq *s);
  * Look at the tables of one comparison (compare_session_build's) after n
  * complete repetitions.  Returns true when every comparison in the
  * family is decided (an empty family after min_n repetitions counts as
- * decided: no repetition can make a too-short phase judgeable).
+ * decided: no repetition can make a too-short phase judgeable).  A
+ * comparison compare did not test at this look stays in Holm's family
+ * but does not hold the series open.
  */
 bool cmp_seq_look(struct cmp_seq *s, const struct cmp_table *tabs,
 		  size_t nr, int n);
 
-/* "improvement", "REGRESSION", "equivalent" or "undecided". */
+/* "improvement", "REGRESSION", "equivalent", "undecided", or "no
+ * verdict" (not tested at the last look: too short, a failure). */
 const char *cmp_seq_item_verdict(const struct cmp_seq_item *it);
 /* The largest mdc % over the undecided comparisons; NaN when none. */
 double cmp_seq_mdc(const struct cmp_seq *s);

@@ -220,6 +220,7 @@ static void holm_step(struct seq_design *d, int n, struct seq_cmp *c,
 		if (!(ord[j][0] < seq_nominal_p(d, a, n)))
 			break;
 		c[(size_t)ord[j][1]].rejected = true;
+		c[(size_t)ord[j][1]].level = a;
 		r++;
 	}
 	free(ord);
@@ -249,12 +250,17 @@ size_t seq_look(struct seq_design *d, int n, struct seq_cmp *c, size_t m,
 			continue;
 		}
 		x->pct = pct_of(x->log_ratio);
-		tc = x->se ? seq_tcrit(d, a, n, x->df) : 0;
+		/* the interval belonging to the test: Holm's level when
+		 * rejected (it excludes no change), else the first step's */
+		tc = x->se ? seq_tcrit(d, x->rejected ? x->level : a, n,
+				       x->df) : 0;
 		te = x->se ? seq_tcrit(d, fmin(2 * a, 0.5), n, x->df) : 0;
 		tp = x->se ? gsl_cdf_tdist_Pinv(power, x->df) : 0;
 		x->lo_pct = pct_of(x->log_ratio - tc * x->se);
 		x->hi_pct = pct_of(x->log_ratio + tc * x->se);
-		x->mdc_pct = fmax(pct_of((tc + tp) * x->se), min_change_pct);
+		x->mdc_pct = fmax(pct_of(((x->se ? seq_tcrit(d, a, n, x->df)
+					   : 0) + tp) * x->se),
+				  min_change_pct);
 		lo_e = pct_of(x->log_ratio - te * x->se);
 		hi_e = pct_of(x->log_ratio + te * x->se);
 		if (x->rejected && fabs(x->pct) >= min_change_pct)

@@ -90,11 +90,13 @@ struct seq_cmp {
 	double se, df;           /* of log_ratio; NaN: not testable now */
 	/* carried: */
 	bool rejected;           /* "no change" rejected (Holm) */
+	double level;            /* ... at this two-sided level */
 	enum seq_decision decision;
 	int decided_n;           /* the look it was decided at, or 0 */
 	/* out, at every look (kept once decided): */
 	double pct;              /* change, % */
-	double lo_pct, hi_pct;   /* repeated CI at level 1 - alpha / m */
+	double lo_pct, hi_pct;   /* repeated CI at level 1 - alpha / m, or
+				  * 1 - the level it was rejected at */
 	double mdc_pct;          /* what the last look could detect at
 				  * the given power */
 };

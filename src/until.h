@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * until.h - `fslab run --until decided`: after every complete
+ * repetition (each target once, in the counterbalanced order) from
+ * --min-repeat on, compare the run's stored repetitions as `fslab
+ * compare RUN` would and carry the sequential test of
+ * compare/sequential.h one look further; stop when every key metric is
+ * decided or at --max-repeat.  Each look's state is written to the
+ * store at once, so an interrupted run keeps its last complete look.
+ */
+#ifndef FSLAB_UNTIL_H
+#define FSLAB_UNTIL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "compare/sequential.h"
+#include "result.h"
+#include "runner.h"
+#include "store/store.h"
+
+struct until {
+	const struct run_config *cfg;
+	struct cmp_seq seq;
+	bool on;
+};
+
+/* 0, or -1 (with a message) when the bounds make no design. */
+int until_init(struct until *u, const struct run_config *cfg);
+void until_release(struct until *u);
+
+/*
+ * The look after n complete repetitions of run (st, dbpath: where it is
+ * stored; NULL st: judge the run as held in memory).  Records the state
+ * in run (and st) and says so on out.  True when the series is done:
+ * every comparison decided, or n reached the cap.  Collective under
+ * MPI: every rank gets rank 0's answer.
+ */
+bool until_look(struct until *u, struct run_rec *run, struct store *st,
+		const char *dbpath, int n, FILE *out);
+
+#endif
