@@ -650,7 +650,8 @@ int runner_execute(const struct run_config *cfg)
 	runner_install_signals();
 	if (run_refused(cfg))
 		return EXIT_USAGE;
-	if (until_init(&until, cfg) < 0)
+	if (until_init(&until, cfg->until_decided, cfg->min_repeat,
+		       cfg->max_repeat, cfg->alpha, cfg->min_change_pct) < 0)
 		return EXIT_USAGE;
 	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
 	/* Rank 0 alone writes the store: one writer per run, and no

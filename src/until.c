@@ -13,21 +13,25 @@
 #include "until.h"
 #include "util/util.h"
 
-int until_init(struct until *u, const struct run_config *cfg)
+int until_init(struct until *u, bool on, int min_n, int max_n, double alpha,
+	       double min_change_pct)
 {
 	struct compare_opts o;
 
 	memset(u, 0, sizeof(*u));
-	u->cfg = cfg;
-	if (!cfg->until_decided)
+	u->min_n = min_n;
+	u->max_n = max_n;
+	u->alpha = alpha;
+	u->min_change_pct = min_change_pct;
+	if (!on)
 		return 0;
 	compare_opts_init(&o);
-	o.alpha = cfg->alpha;
-	o.min_change_pct = cfg->min_change_pct;
-	if (cmp_seq_init(&u->seq, cfg->min_repeat, cfg->max_repeat, &o) < 0)
+	o.alpha = alpha;
+	o.min_change_pct = min_change_pct;
+	if (cmp_seq_init(&u->seq, min_n, max_n, &o) < 0)
 		return error("--until decided: no sequential design for "
 			     "repetitions %d to %d (at most %d looks)",
-			     cfg->min_repeat, cfg->max_repeat, SEQ_MAX_LOOKS);
+			     min_n, max_n, SEQ_MAX_LOOKS);
 	u->on = true;
 	return 0;
 }
@@ -126,11 +130,10 @@ static void record(struct until *u, struct run_rec *run, int n, bool done)
 bool until_look(struct until *u, struct run_rec *run, struct store *st,
 		const char *dbpath, int n, FILE *out)
 {
-	const struct run_config *cfg = u->cfg;
 	uint64_t stop = 0;
 
-	if (!u->on || n < cfg->min_repeat)
-		return n >= cfg->max_repeat;
+	if (!u->on || n < u->min_n)
+		return n >= u->max_n;
 	if (par_rank() == 0) {
 		struct compare_opts o;
 		struct cmp_session ses;
@@ -139,8 +142,8 @@ bool until_look(struct until *u, struct run_rec *run, struct store *st,
 		size_t decided;
 
 		compare_opts_init(&o);
-		o.alpha = cfg->alpha;
-		o.min_change_pct = cfg->min_change_pct;
+		o.alpha = u->alpha;
+		o.min_change_pct = u->min_change_pct;
 		load(run, st, dbpath, &in, &owned);
 		compare_session_build(&in, &o, &ses);
 		done = cmp_seq_look(&u->seq, ses.tabs, ses.nr, n);
@@ -156,7 +159,7 @@ bool until_look(struct until *u, struct run_rec *run, struct store *st,
 			decided, u->seq.nr, u->seq.nr == 1 ? "" : "s",
 			done ? "" : "; ", done ? "" : run->decision);
 		fflush(out);
-		stop = done || n >= cfg->max_repeat;
+		stop = done || n >= u->max_n;
 	}
 	par_allreduce_u64(&stop, 1, PAR_MAX);
 	return stop != 0;

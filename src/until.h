@@ -16,17 +16,21 @@
 
 #include "compare/sequential.h"
 #include "result.h"
-#include "runner.h"
 #include "store/store.h"
 
 struct until {
-	const struct run_config *cfg;
 	struct cmp_seq seq;
+	int min_n, max_n;
+	double alpha, min_change_pct;
 	bool on;
 };
 
-/* 0, or -1 (with a message) when the bounds make no design. */
-int until_init(struct until *u, const struct run_config *cfg);
+/*
+ * Off (every look says "not yet", the cap aside) unless on; else 0, or
+ * -1 (with a message) when the bounds make no design.
+ */
+int until_init(struct until *u, bool on, int min_n, int max_n, double alpha,
+	       double min_change_pct);
 void until_release(struct until *u);
 
 /*

@@ -122,6 +122,15 @@ out=$("$FSLAB" show int --db "$DB" 2>&1)
 grep -q '^until decided: undecided at 3' <<<"$out" && ok "show: the last complete look" ||
 	not_ok "show: the last complete look" "$(tail -8 <<<"$out")"
 
+# plan from a stored pilot: the reg run's spread.
+out=$("$FSLAB" plan reg --change 50 --sims 200 --db "$DB" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -qE '^metadata +create +files/s +sync +3 ' <<<"$out" &&
+	grep -q '^fixed design: ' <<<"$out" &&
+	grep -qE '^--until decided \(simulated: 200 sequences, seed 555, .*mean [0-9.]+ repetitions' <<<"$out" &&
+	ok "plan: fixed and sequential repetitions from a pilot" || not_ok "plan: fixed and sequential repetitions from a pilot" "exit $rc" "$out"
+check_exit "plan without --change: usage error" 2 "$FSLAB" plan reg --db "$DB"
+
 # Usage: what --until decided refuses.
 check_exit "--until decided with one target: usage error" 2 \
 	"$FSLAB" run -t "$a" -w "$aa" --until decided --no-store --scratch "$SCRATCH"

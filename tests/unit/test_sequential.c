@@ -16,7 +16,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "compare/compare.h"
 #include "compare/plan.h"
+#include "util/util.h"
 #include "stats/sequential.h"
 
 #define near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
@@ -158,6 +160,85 @@ static void test_best_instances(void **state)
 	assert_int_equal(plan_best_instances(1, 1, 0, 1), 0);
 }
 
+/*
+ * The plan's levels on a run built by hand: per repetition five
+ * instances m_r + (-2, -1, 0, 1, 2), repetition means 100, 110, 90,
+ * 100.  Within: sample variance 2.5, relative 2.5e-4 (1.58 %).
+ * Between: var of the means 66.67, relative 6.667e-3, less 2.5e-4 / 5:
+ * 6.617e-3 (8.13 %).  A repetition costs 5 s, an instance 1 s: best
+ * ceil(sqrt(5 * 2.5e-4 / 6.617e-3)) = 1 instance: repetitions pay.
+ */
+static void test_plan_levels(void **state)
+{
+	static const double means[] = { 100, 110, 90, 100 };
+	static const char *const keys[] = { "p/files/s", NULL };
+	struct run_rec *r = xcalloc(1, sizeof(*r));
+	const struct run_rec *runs[] = { r };
+	const size_t arg_of[] = { 0 };
+	const char *labels[] = { "run" };
+	const struct cmp_group *groups[1];
+	struct compare_opts o;
+	struct cmp_session s;
+	struct cmp_set *set;
+	struct cmp_table t;
+	struct plan p;
+	size_t ns;
+	(void)state;
+
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < 4; k++) {
+			struct target_rec *tr = run_rec_new_target(r);
+			struct wlrun_rec *w = run_rec_new_wlrun(r);
+
+			tr->idx = c;
+			tr->rep = k;
+			tr->name = xstrdup(c ? "b" : "a");
+			w->workload = xstrdup("synth");
+			w->target_idx = (int)r->nr_targets - 1;
+			w->target_id = (int64_t)r->nr_targets;
+			w->rep = k;
+			for (int i = 0; i < 5; i++) {
+				struct phase_rec *ph = wlrun_rec_new_phase(w);
+
+				ph->name = xstrdup("p");
+				ph->m.wall_ns = 1000000000;
+				phase_rec_add_metric(ph, "files/s",
+						     means[k] + i - 2,
+						     "files/s", BETTER_HIGHER);
+			}
+		}
+	compare_opts_init(&o);
+	o.key_metrics = keys;
+	set = compare_sets(runs, arg_of, 1, labels, 1, "synth", &ns, NULL,
+			   NULL);
+	assert_int_equal(ns, 1);
+	compare_build("synth", set[0].groups, set[0].nr_groups, &o, &t);
+	compare_finish(&t, 1, &o);
+	memset(&s, 0, sizeof(s));
+	groups[0] = set[0].groups;
+	s.tabs = &t;
+	s.groups = groups;
+	s.nr = 1;
+	plan_build(&s, 10, 0.05, 2, 3, 10, 0, 1, &p);
+	assert_int_equal(p.family, 1);
+	assert_int_equal(p.nr, 2);
+	near(p.rows[0].inst, 5, 1e-12);
+	near(p.rows[0].within_pct, 100 * sqrt(2.5e-4), 1e-6);
+	near(p.rows[0].between_pct, 100 * sqrt(2.0 / 300 - 2.5e-4 / 5),
+	     1e-6);
+	near(p.rows[0].cost_rep_s, 5, 1e-12);
+	near(p.rows[0].cost_inst_s, 1, 1e-12);
+	assert_int_equal(p.rows[0].best_inst, 1);
+	assert_false(p.rows[0].reused);
+	assert_true(p.rows[0].fixed_n > 3);
+	assert_int_equal(p.fixed_n, p.rows[0].fixed_n);
+	assert_true(isnan(p.change.mean_n));
+	plan_release(&p);
+	compare_table_release(&t);
+	compare_sets_free(set, ns);
+	run_rec_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_look_decisions),
 		cmocka_unit_test(test_fixed_n),
 		cmocka_unit_test(test_best_instances),
+		cmocka_unit_test(test_plan_levels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
