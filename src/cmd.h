@@ -32,6 +32,7 @@ int cmd_model(int argc, char **argv);
 int cmd_age(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 /*
  * Each command's option table and help text (src/util/cmdopt.h), from
@@ -46,6 +47,7 @@ extern const struct cmdopt_cmd cmd_disk_opts;
 extern const struct cmdopt_cmd cmd_frag_opts;
 extern const struct cmdopt_cmd cmd_list_opts;
 extern const struct cmdopt_cmd cmd_model_opts;
+extern const struct cmdopt_cmd cmd_plan_opts;
 extern const struct cmdopt_cmd cmd_report_opts;
 extern const struct cmdopt_cmd cmd_results_opts;
 extern const struct cmdopt_cmd cmd_run_opts;

@@ -287,6 +287,10 @@ void run_rec_free(struct run_rec *r)
 		target_rec_release(&r->targets[i]);
 	for (size_t i = 0; i < r->nr_wlruns; i++)
 		wlrun_rec_release(&r->wlruns[i]);
+	run_rec_clear_decisions(r);
+	free(r->decisions);
+	free(r->until_rule);
+	free(r->decision);
 	free(r->targets);
 	free(r->wlruns);
 	free(r->host);
@@ -338,6 +342,31 @@ struct phase_rec *wlrun_rec_new_phase(struct wlrun_rec *w)
 	memset(p, 0, sizeof(*p));
 	p->seq = (int)w->nr_phases++;
 	return p;
+}
+
+struct decision_rec *run_rec_new_decision(struct run_rec *r)
+{
+	struct decision_rec *d;
+
+	ALLOC_GROW(r->decisions, r->nr_decisions + 1, r->alloc_decisions);
+	d = &r->decisions[r->nr_decisions++];
+	memset(d, 0, sizeof(*d));
+	return d;
+}
+
+void run_rec_clear_decisions(struct run_rec *r)
+{
+	for (size_t i = 0; i < r->nr_decisions; i++) {
+		struct decision_rec *d = &r->decisions[i];
+
+		free(d->workload);
+		free(d->name);
+		free(d->phase);
+		free(d->metric);
+		free(d->label);
+		free(d->verdict);
+	}
+	r->nr_decisions = 0;
 }
 
 struct target_rec *run_rec_new_target(struct run_rec *r)

@@ -134,6 +134,20 @@ struct fact {
 	char *scope, *key, *value;
 };
 
+/*
+ * One comparison's state under `run --until decided` (compare/
+ * sequential.h): a key metric of a configuration against the baseline.
+ */
+struct decision_rec {
+	char *workload, *name;   /* name: the matched set, or NULL */
+	char *phase, *metric, *label;
+	char *verdict;           /* "improvement", "REGRESSION",
+				  * "equivalent", "undecided" */
+	int reps;                /* the look it was decided at, or 0 */
+	double pct, lo_pct, hi_pct;  /* change and its repeated CI, % */
+	double mdc_pct;          /* detectable at the last look */
+};
+
 struct run_rec {
 	int64_t id;
 	int64_t started;       /* unix time, s */
@@ -142,6 +156,14 @@ struct run_rec {
 	uint64_t seed;
 	char *status;          /* "running", "complete", "failed", "incomplete" */
 	char *target_order;    /* "balanced", "fixed", "blocked"; NULL: older */
+	/* --until decided (NULL/0 otherwise): the rule, the run's decision
+	 * ("decided", "undecided at 8: mdc 4.1 %"), the repetitions it took
+	 * and each comparison's state after the last complete look. */
+	char *until_rule;
+	char *decision;
+	int decision_reps;
+	struct decision_rec *decisions;
+	size_t nr_decisions, alloc_decisions;
 	struct target_rec *targets;
 	size_t nr_targets, alloc_targets;
 	struct wlrun_rec *wlruns;
@@ -242,6 +264,9 @@ void run_rec_add_fact(struct run_rec *r, const char *scope, const char *key,
 /* The value of a fact, or NULL when not recorded. */
 const char *run_rec_fact(const struct run_rec *r, const char *scope,
 			 const char *key);
+struct decision_rec *run_rec_new_decision(struct run_rec *r);
+/* Drop every decision record (a new look replaces them). */
+void run_rec_clear_decisions(struct run_rec *r);
 /* The target record a wlrun belongs to (by target_idx/target_id). */
 const struct target_rec *run_rec_target(const struct run_rec *r,
 					const struct wlrun_rec *w);

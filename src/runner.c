@@ -36,6 +36,7 @@
 #include "phase_internal.h"
 #include "output/checks.h"
 #include "output/json.h"
+#include "output/decision.h"
 #include "output/runreport.h"
 #include "output/summary.h"
 #include "par.h"
@@ -43,6 +44,7 @@
 #include "stats/stats.h"
 #include "store/store.h"
 #include "store/writer.h"
+#include "until.h"
 #include "util/interrupt.h"
 #include "util/util.h"
 #include "util/version.h"
@@ -465,7 +467,8 @@ static int run_rep(struct runner *rn, struct live_target *lt, size_t i,
 	int rc;
 
 	progress_where(i + 1, cfg->nr_targets, cfg->targets[i].name, rep,
-		       cfg->until_cov > 0 ? 0 : cfg->repeat);
+		       cfg->until_cov > 0 || cfg->until_decided ? 0
+							 : cfg->repeat);
 	if (!lt->up)
 		progress_step(cfg->targets[i].age ? "building the target "
 			      "(mkfs, mount, aging)" : "building the target "
@@ -650,6 +653,7 @@ int runner_execute(const struct run_config *cfg)
 	struct target_env env;
 	int exit_code = EXIT_OK;
 	struct live_target *live;
+	struct until until;
 	char *dbpath = NULL;
 	const char *status;
 	int wrc;
@@ -658,6 +662,9 @@ int runner_execute(const struct run_config *cfg)
 
 	runner_install_signals();
 	if (run_refused(cfg))
+		return EXIT_USAGE;
+	if (until_init(&until, cfg->until_decided, cfg->min_repeat,
+		       cfg->max_repeat, cfg->alpha, cfg->min_change_pct) < 0)
 		return EXIT_USAGE;
 	live = xcalloc(cfg->nr_targets ? cfg->nr_targets : 1, sizeof(*live));
 	/* Rank 0 alone writes the store: one writer per run, and no
@@ -669,6 +676,7 @@ int runner_execute(const struct run_config *cfg)
 		writer_close(&rn.w);
 		free(dbpath);
 		free(live);
+		until_release(&until);
 		return EXIT_RUNTIME;
 	}
 	if (wrc < 0 || writer_facts(&rn.w) < 0) {
@@ -717,7 +725,13 @@ int runner_execute(const struct run_config *cfg)
 					goto setup_failed;
 				}
 			}
-			if (series_done(&rn, NULL, cfg->nr_targets, rep + 1))
+			/* A repetition cut short is no look. */
+			if (stop_requested)
+				break;
+			if (cfg->until_decided ?
+			    until_look(&until, &rn.w, dbpath, rep + 1,
+				       text_out(cfg)) :
+			    series_done(&rn, NULL, cfg->nr_targets, rep + 1))
 				break;
 		}
 		free(ord);
@@ -759,8 +773,11 @@ out:
 		runreport_print(text_out(cfg), rn.w.run);
 	if (par_rank() == 0 && !cfg->plain && rn.w.run->nr_wlruns)
 		summary_print(text_out(cfg), rn.w.run, dbpath);
+	if (par_rank() == 0 && !cfg->plain)
+		decision_print(text_out(cfg), rn.w.run);
 	if (par_rank() == 0 && !cfg->plain && rn.w.run->nr_wlruns)
 		checks_print_run_brief(text_out(cfg), rn.w.run);
+	until_release(&until);
 	writer_close(&rn.w);
 	free(dbpath);
 	free(live);

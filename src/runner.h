@@ -29,6 +29,12 @@ struct run_config {
 	int repeat;              /* >= 1; the minimum with until_cov */
 	int max_repeat;          /* upper bound with until_cov */
 	double until_cov;        /* >0: repeat until CoV % <= this */
+	bool until_decided;      /* --until decided: repeat until the
+				  * sequential test decides every key metric
+				  * (compare/sequential.h), max_repeat at most */
+	int min_repeat;          /* its first look */
+	double min_change_pct;   /* its practical threshold */
+	double alpha;            /* its family-wise level */
 	bool reuse;              /* one filesystem per target for all reps */
 	bool blocked;            /* A A A B B B instead of A B A B A B */
 	bool fixed_order;        /* A B A B every repetition instead of the

@@ -58,6 +58,7 @@ const struct cmd_struct cmd_table[] = {
 	{ "frag", cmd_frag, &cmd_frag_opts },
 	{ "list", cmd_list, &cmd_list_opts },
 	{ "model", cmd_model, &cmd_model_opts },
+	{ "plan", cmd_plan, &cmd_plan_opts },
 	{ "report", cmd_report, &cmd_report_opts },
 	{ "results", cmd_results, &cmd_results_opts },
 	{ "run", cmd_run, &cmd_run_opts },

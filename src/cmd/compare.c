@@ -188,6 +188,8 @@ static const char *mark(const struct cmp_delta *d)
 		return "* FAILED run: not compared";
 	case CMP_SHORT:
 		return "too short to judge";
+	case CMP_EQUIV:
+		return "equivalent";
 	case CMP_NA:
 		break;
 	}
@@ -218,6 +220,9 @@ static void short_mark(char *buf, size_t len, const struct cmp_delta *d)
 		return;
 	case CMP_SHORT:
 		snprintf(buf, len, "too short");
+		return;
+	case CMP_EQUIV:
+		snprintf(buf, len, "equiv. within %.0f%%", d->equiv_pct);
 		return;
 	case CMP_NA:
 		break;

@@ -4,6 +4,7 @@
  * runner.  With no arguments it runs the default suite on the default
  * target: the README's "main job".
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 #include "preflight.h"
 #include "progress.h"
 #include "runner.h"
+#include "compare/compare.h"
+#include "compare/sequential.h"
 #include "trace/blktrace.h"
 #include "disk/diskmodel.h"
 #include "trace/hook.h"
@@ -43,9 +46,9 @@ struct run_args {
 	size_t alloc_t, alloc_w;
 	struct cmdopt_store store;
 	bool no_store, tracing, quiet, no_space_check;
-	long long repeat, max_repeat;
+	long long repeat, max_repeat, min_repeat;
 	enum run_order order;
-	const char *aged_profile, *trace, *pause, *disk_model;
+	const char *aged_profile, *trace, *pause, *disk_model, *until;
 	const char *co_metrics;
 	struct cmd_accept accept;
 };
@@ -134,6 +137,26 @@ static const struct cmdopt run_table[] = {
 	CMDOPT_INTEGER('n', "repeat", struct run_args, repeat, "N", 1, 100000,
 		       "repetitions per target (default 1; with --until-cov "
 		       "the minimum)"),
+	CMDOPT_CHOOSE(0, "until", struct run_args, until, "RULE", "decided",
+		      "decided: repeat the counterbalanced cycle until a "
+		      "sequential test (see README, Comparing runs) decides "
+		      "every key metric of every target against the first: "
+		      "different by at least --min-change, or equivalent "
+		      "within it; at most --max-repeat repetitions (default "
+		      FSLAB_STR(SEQ_DEFAULT_MAX_REPEAT) ")"),
+	CMDOPT_INTEGER(0, "min-repeat", struct run_args, min_repeat, "N", 3,
+		       SEQ_MAX_LOOKS,
+		       "with --until decided: the first look after N "
+		       "repetitions (default "
+		       FSLAB_STR(SEQ_DEFAULT_MIN_REPEAT) ")"),
+	CMDOPT_DBL(0, "min-change", struct run_args, cfg.min_change_pct,
+		   "PCT", 0, HUGE_VAL, "2",
+		   "with --until decided: the practical threshold, as in "
+		   "compare"),
+	CMDOPT_DBL_OPEN(0, "alpha", struct run_args, cfg.alpha, "LEVEL", 0,
+			0.5, "0.05",
+			"with --until decided: the family-wise error level "
+			"over all looks"),
 	CMDOPT_ENUMERATE(0, "order", struct run_args, order, "MODE",
 			 "balanced|fixed|blocked|interleaved", order_values,
 			 "balanced",
@@ -146,11 +169,14 @@ static const struct cmdopt run_table[] = {
 		    "freshly made one"),
 	CMDOPT_PCT(0, "until-cov", struct run_args, cfg.until_cov, "P", 0,
 		   1000, NULL,
-		   "add repetitions until the key metric's coefficient of "
-		   "variation is <= P %"),
+		   "add repetitions until the first key metric's coefficient "
+		   "of variation is <= P % on every target: a stable single "
+		   "figure, not a comparison (for that: --until decided)"),
 	CMDOPT_INTEGER(0, "max-repeat", struct run_args, max_repeat, "N", 1,
 		       100000,
-		       "at most N repetitions with --until-cov (default 10)"),
+		       "at most N repetitions with --until-cov (default 10) "
+		       "or --until decided (default "
+		       FSLAB_STR(SEQ_DEFAULT_MAX_REPEAT) ")"),
 	CMDOPT_INCLUDE_AT(struct run_args, store, cmdopt_store_opts),
 	CMDOPT_BOOL(0, "no-store", struct run_args, no_store,
 		    "do not store results"),
@@ -277,8 +303,11 @@ int cmd_run(int argc, char **argv)
 		.begin = pause_begin,
 	};
 	struct run_args a = {
-		.repeat = 1, .max_repeat = 10, .order = ORDER_BALANCED,
+		.repeat = 0, .max_repeat = 0, .order = ORDER_BALANCED,
 		.co_metrics = "basic",
+		.min_repeat = SEQ_DEFAULT_MIN_REPEAT,
+		.cfg.min_change_pct = COMPARE_MIN_CHANGE_PCT,
+		.cfg.alpha = COMPARE_ALPHA,
 		.cfg.seed = FSLAB_DEFAULT_SEED, .cfg.age = ager_age_default,
 	};
 	struct run_config cfg;
@@ -304,6 +333,41 @@ int cmd_run(int argc, char **argv)
 		rc = cmdopt_usage_error(&cmd_run_opts, "--db needs a path");
 		goto parse_failed;
 	}
+	if (a.until) {
+		const char *why = NULL;
+
+		if (a.cfg.until_cov > 0)
+			why = "--until decided and --until-cov exclude each "
+			      "other";
+		else if (a.repeat)
+			why = "--until decided repeats on its own: use "
+			      "--min-repeat and --max-repeat, not --repeat";
+		else if (a.order == ORDER_BLOCKED)
+			why = "--until decided looks after every repetition of "
+			      "all targets: not with --order blocked";
+		else if (a.cfg.nr_targets + (a.aged_profile ? 1 : 0) < 2)
+			why = "--until decided compares targets: give two or "
+			      "more (-t A -t B)";
+		if (!a.max_repeat)
+			a.max_repeat = SEQ_DEFAULT_MAX_REPEAT;
+		if (!why && a.max_repeat < a.min_repeat)
+			why = "--max-repeat is below --min-repeat";
+		if (!why && a.max_repeat - a.min_repeat + 1 > SEQ_MAX_LOOKS)
+			why = "--max-repeat is more than "
+			      FSLAB_STR(SEQ_MAX_LOOKS) " looks past "
+			      "--min-repeat";
+		if (why) {
+			rc = cmdopt_usage_error(&cmd_run_opts, "%s", why);
+			goto parse_failed;
+		}
+		a.repeat = a.min_repeat;
+		a.cfg.until_decided = true;
+		a.cfg.min_repeat = (int)a.min_repeat;
+	}
+	if (!a.repeat)
+		a.repeat = 1;
+	if (!a.max_repeat)
+		a.max_repeat = 10;
 	if (a.cfg.until_cov > 0 && a.max_repeat < a.repeat) {
 		rc = cmdopt_usage_error(&cmd_run_opts, "--max-repeat %lld is "
 					"below --repeat %lld", a.max_repeat,

@@ -15,6 +15,7 @@
 #include "output/checks.h"
 #include "output/csv.h"
 #include "disk/diskphase.h"
+#include "output/decision.h"
 #include "output/json.h"
 #include "output/runreport.h"
 #include "output/provenance.h"
@@ -208,6 +209,7 @@ static int print_text(const struct run_rec *r)
 	runreport_print(stdout, r);
 	facts_print_text(stdout, r);
 	checks_print_run_brief(stdout, r);
+	decision_print(stdout, r);
 	if (r->status && !strcmp(r->status, "incomplete"))
 		print_unfinished(stdout, r);
 	if (fflush(stdout))

@@ -58,6 +58,8 @@ const char *compare_verdict_name(enum cmp_verdict v)
 		return "failed";
 	case CMP_SHORT:
 		return "too short to judge";
+	case CMP_EQUIV:
+		return "equivalent";
 	case CMP_NA:
 		break;
 	}
@@ -570,6 +572,12 @@ static void decide(struct cmp_delta *d, enum better better, double p_adj,
 	oriented = better == BETTER_HIGHER ? d->ratio : 1.0 / d->ratio;
 	d->verdict = !d->significant ? CMP_SAME
 		     : oriented > 1 ? CMP_BETTER : CMP_WORSE;
+	d->equiv_pct = NAN;
+	if (d->verdict == CMP_SAME && o->min_change_pct > 0 &&
+	    d->pct_lo > -o->min_change_pct && d->pct_hi < o->min_change_pct) {
+		d->verdict = CMP_EQUIV;
+		d->equiv_pct = o->min_change_pct;
+	}
 	/* How large a change could this comparison have seen? */
 	if (d->se_log == 0) {
 		m = 0;

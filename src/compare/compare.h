@@ -41,7 +41,11 @@
  * and configurations), because --fail-on-regression makes one decision
  * from all of them; the other rows shown are adjusted together with the
  * keys as a second, informational family.  A change is significant when
- * the adjusted p < alpha AND |change| >= min_change_pct.
+ * the adjusted p < alpha AND |change| >= min_change_pct.  A change
+ * that is not significant is "equivalent within min_change_pct" when
+ * its printed interval lies inside +-min_change_pct: two one-sided
+ * tests (TOST), each at alpha / 2 since the printed interval is the
+ * 1 - alpha one; "not shown different" alone is never "the same".
  *
  * No verdict: fewer than COMPARE_MIN_N repetitions on either side ("too
  * few samples"); a phase whose mean wall time per instance is below
@@ -105,6 +109,8 @@ enum cmp_verdict {
 	CMP_WORSE,        /* significant regression */
 	CMP_FAILED,       /* a repetition of it (or the baseline) failed */
 	CMP_SHORT,        /* too short to judge */
+	CMP_EQUIV,        /* equivalent: the change's interval lies inside
+			   * +-min_change (two one-sided tests) */
 };
 
 struct cmp_stat {
@@ -125,6 +131,7 @@ struct cmp_delta {
 	double p_adj;                      /* adjusted over its family */
 	double se_log, df;                 /* of log(ratio), for the MDC */
 	double mdc_pct;                    /* smallest detectable |change| */
+	double equiv_pct;                  /* CMP_EQUIV: within +-this % */
 	size_t family;                     /* tests in its family */
 	bool tested;                       /* took part in a family */
 	bool significant;

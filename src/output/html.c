@@ -97,6 +97,8 @@ static const char *verdict_text(const struct cmp_delta *d)
 		return "&#9888; FAILED run";
 	case CMP_SHORT:
 		return "too short to judge";
+	case CMP_EQUIV:
+		return "equivalent";
 	case CMP_NA:
 		break;
 	}

@@ -229,6 +229,36 @@ static json_t *wlrun_json(const struct run_rec *r, const struct wlrun_rec *w)
 	return o;
 }
 
+/* --until decided: the run's decision and each comparison's state. */
+static json_t *until_json(const struct run_rec *r)
+{
+	json_t *o = json_object(), *arr = json_array();
+
+	set(o, "rule", jstr(r->until_rule));
+	set(o, "decision", jstr(r->decision));
+	set(o, "repetitions", json_integer(r->decision_reps));
+	for (size_t i = 0; i < r->nr_decisions; i++) {
+		const struct decision_rec *d = &r->decisions[i];
+		json_t *c = json_object();
+
+		set(c, "workload", jstr(d->workload));
+		set(c, "name", jstr(d->name));
+		set(c, "phase", jstr(d->phase));
+		set(c, "metric", jstr(d->metric));
+		set(c, "configuration", jstr(d->label));
+		set(c, "verdict", jstr(d->verdict));
+		set(c, "decided_at", d->reps ? json_integer(d->reps)
+					     : json_null());
+		set(c, "change_pct", jreal(d->pct));
+		set(c, "change_ci_lo_pct", jreal(d->lo_pct));
+		set(c, "change_ci_hi_pct", jreal(d->hi_pct));
+		set(c, "mdc_pct", jreal(d->mdc_pct));
+		json_array_append_new(arr, c);
+	}
+	set(o, "comparisons", arr);
+	return o;
+}
+
 static json_t *run_json(const struct run_rec *r)
 {
 	json_t *o = json_object(), *arr;
@@ -258,6 +288,8 @@ static json_t *run_json(const struct run_rec *r)
 	set(o, "status", jstr(r->status));
 	if (r->target_order)
 		set(o, "target_order", jstr(r->target_order));
+	if (r->until_rule)
+		set(o, "until", until_json(r));
 	arr = json_array();
 	for (size_t i = 0; i < r->nr_targets; i++)
 		json_array_append_new(arr, target_json(&r->targets[i]));
@@ -447,6 +479,9 @@ static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
 				d->verdict == CMP_SAME ? d->mdc_pct : NAN));
 			json_object_set_new(v, "significant",
 					    json_boolean(d->significant));
+			json_object_set_new(v, "equivalence_margin_pct",
+					    jreal(d->verdict == CMP_EQUIV ?
+						  d->equiv_pct : NAN));
 			json_object_set_new(v, "verdict", json_string(
 				compare_verdict_name(d->verdict)));
 			json_object_set_new(j, "vs_baseline", v);

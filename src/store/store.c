@@ -36,11 +36,13 @@
  * and wlruns.pos (the counterbalanced order of the targets); 4 adds
  * targets.mkfs_cmd (the mkfs command as run); 5 adds run_facts (the
  * setup recorded with a run: machine, devices, cache modes, accepted
- * checks; see struct fact).  Older databases are
+ * checks; see struct fact); 6 adds runs.until_rule, runs.decision,
+ * runs.decision_reps and the decisions table (`run --until decided`).
+ * Older databases are
  * migrated forward in place by schema_init(), one step at a time, each
  * step only adding tables, so an old fslab's rows stay as they were.
  */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 #define STORE_BUSY_TIMEOUT_MS 30000
 /* Beyond the busy handler: SQLite skips it in a few WAL cases. */
 #define STORE_RETRY_NS (120ULL * 1000000000ULL)
@@ -142,12 +144,35 @@ static const char schema_v5[] =
 	" scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT);"
 	"CREATE INDEX run_facts_run ON run_facts(run_id);";
 
+/*
+ * Version 6: `run --until decided`.  On the run, its rule ("decided";
+ * NULL: a fixed number of repetitions), its decision ("decided",
+ * "undecided at N: mdc X %") and the repetitions it took; per
+ * comparison (a key metric of a configuration against the baseline,
+ * within a workload and matched set) its state after the last complete
+ * look: verdict, the repetitions it was decided at (NULL: undecided),
+ * change and repeated confidence interval in %, and the mdc.  Each look
+ * replaces the run's rows, so an interrupted run keeps the last one.
+ */
+static const char schema_v6[] =
+	"ALTER TABLE runs ADD COLUMN until_rule TEXT;"
+	"ALTER TABLE runs ADD COLUMN decision TEXT;"
+	"ALTER TABLE runs ADD COLUMN decision_reps INTEGER;"
+	"CREATE TABLE decisions ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" workload TEXT NOT NULL, name TEXT, phase TEXT NOT NULL,"
+	" metric TEXT NOT NULL, label TEXT NOT NULL, verdict TEXT NOT NULL,"
+	" reps INTEGER, change_pct REAL, lo_pct REAL, hi_pct REAL,"
+	" mdc_pct REAL);"
+	"CREATE INDEX decisions_run ON decisions(run_id);";
+
 /* migrations[v] takes a version-v database to version v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = schema_v2,
 	[2] = schema_v3,
 	[3] = schema_v4,
 	[4] = schema_v5,
+	[5] = schema_v6,
 };
 
 enum stmt_id {
@@ -180,6 +205,11 @@ enum stmt_id {
 	S_RUN_DELETE,
 	S_FACT_INSERT,
 	S_FACT_SELECT,
+	S_DECISION_RUN,
+	S_DECISION_CLEAR,
+	S_DECISION_INSERT,
+	S_DECISION_RUN_SELECT,
+	S_DECISION_SELECT,
 	NR_STMTS
 };
 
@@ -269,6 +299,21 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_FACT_SELECT] =
 		"SELECT scope, key, value FROM run_facts WHERE run_id = ?"
 		" ORDER BY rowid",
+	[S_DECISION_RUN] =
+		"UPDATE runs SET until_rule = ?, decision = ?,"
+		" decision_reps = ? WHERE id = ?",
+	[S_DECISION_CLEAR] = "DELETE FROM decisions WHERE run_id = ?",
+	[S_DECISION_INSERT] =
+		"INSERT INTO decisions (run_id, workload, name, phase, metric,"
+		" label, verdict, reps, change_pct, lo_pct, hi_pct, mdc_pct)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[S_DECISION_RUN_SELECT] =
+		"SELECT until_rule, decision, decision_reps FROM runs"
+		" WHERE id = ?",
+	[S_DECISION_SELECT] =
+		"SELECT workload, name, phase, metric, label, verdict, reps,"
+		" change_pct, lo_pct, hi_pct, mdc_pct FROM decisions"
+		" WHERE run_id = ? ORDER BY rowid",
 };
 
 struct store {
@@ -1223,6 +1268,108 @@ static void mark_incomplete(struct run_rec *r)
 	}
 }
 
+/* The --until decided state (schema 6; nothing in older files). */
+static int load_decisions(struct store *st, struct run_rec *r)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (st->version < 6)
+		return 0;
+	s = stmt_get(st, S_DECISION_RUN_SELECT);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	rc = step_row(st, s, "read the run's decision");
+	if (rc > 0) {
+		r->until_rule = col_text(s, 0);
+		r->decision = col_text(s, 1);
+		r->decision_reps = sqlite3_column_int(s, 2);
+	}
+	sqlite3_reset(s);
+	if (rc < 0)
+		return -1;
+	s = stmt_get(st, S_DECISION_SELECT);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, r->id);
+	while ((rc = step_row(st, s, "read decisions")) > 0) {
+		struct decision_rec *d = run_rec_new_decision(r);
+
+		d->workload = col_text(s, 0);
+		d->name = col_text(s, 1);
+		d->phase = col_text(s, 2);
+		d->metric = col_text(s, 3);
+		d->label = col_text(s, 4);
+		d->verdict = col_text(s, 5);
+		d->reps = sqlite3_column_int(s, 6);
+		d->pct = col_double(s, 7);
+		d->lo_pct = col_double(s, 8);
+		d->hi_pct = col_double(s, 9);
+		d->mdc_pct = col_double(s, 10);
+	}
+	sqlite3_reset(s);
+	return rc;
+}
+
+int store_decisions_save(struct store *st, const struct run_rec *r)
+{
+	sqlite3_stmt *s;
+	int rc = 0;
+
+	if (tx_begin(st))
+		return -1;
+	s = stmt_get(st, S_DECISION_RUN);
+	if (!s)
+		goto fail;
+	rc |= bind_text(s, 1, r->until_rule);
+	rc |= bind_text(s, 2, r->decision);
+	rc |= sqlite3_bind_int(s, 3, r->decision_reps);
+	rc |= sqlite3_bind_int64(s, 4, r->id);
+	if (rc != SQLITE_OK) {
+		db_error(st, "bind the decision");
+		goto fail;
+	}
+	if (step_done(st, s, "update the run's decision"))
+		goto fail;
+	s = stmt_get(st, S_DECISION_CLEAR);
+	if (!s)
+		goto fail;
+	sqlite3_bind_int64(s, 1, r->id);
+	if (step_done(st, s, "clear the decisions"))
+		goto fail;
+	for (size_t i = 0; i < r->nr_decisions; i++) {
+		const struct decision_rec *d = &r->decisions[i];
+
+		s = stmt_get(st, S_DECISION_INSERT);
+		if (!s)
+			goto fail;
+		rc = sqlite3_bind_int64(s, 1, r->id);
+		rc |= bind_text(s, 2, d->workload);
+		rc |= bind_text(s, 3, d->name);
+		rc |= bind_text(s, 4, d->phase);
+		rc |= bind_text(s, 5, d->metric);
+		rc |= bind_text(s, 6, d->label);
+		rc |= bind_text(s, 7, d->verdict);
+		rc |= d->reps ? sqlite3_bind_int(s, 8, d->reps)
+			      : sqlite3_bind_null(s, 8);
+		rc |= bind_double(s, 9, d->pct);
+		rc |= bind_double(s, 10, d->lo_pct);
+		rc |= bind_double(s, 11, d->hi_pct);
+		rc |= bind_double(s, 12, d->mdc_pct);
+		if (rc != SQLITE_OK) {
+			db_error(st, "bind a decision");
+			goto fail;
+		}
+		if (step_done(st, s, "insert a decision"))
+			goto fail;
+	}
+	return tx_commit(st);
+fail:
+	tx_rollback(st);
+	return -1;
+}
+
 static int load_facts(struct store *st, struct run_rec *r)
 {
 	sqlite3_stmt *s;
@@ -1311,7 +1458,7 @@ static int load_run(struct store *st, int64_t run_id, bool phases,
 	r->target_order = col_text(s, 11);
 	sqlite3_reset(s);
 	if (load_targets(st, r) || load_wlruns(st, r, phases) ||
-	    load_facts(st, r)) {
+	    load_facts(st, r) || load_decisions(st, r)) {
 		run_rec_free(r);
 		return -1;
 	}

@@ -71,6 +71,13 @@ int store_phase_add(struct store *st, int64_t wlrun_id, struct phase_rec *p)
 /* Insert facts (struct fact) of run_id, in one transaction. */
 int store_facts_add(struct store *st, int64_t run_id, const struct fact *f,
 		    size_t nr) MUST_CHECK;
+/*
+ * Write r's --until decided state (until_rule, decision, decision_reps
+ * and every decision record), replacing what the run had, in one
+ * transaction: after an interrupt the last complete look stands.
+ */
+int store_decisions_save(struct store *st, const struct run_rec *r)
+	MUST_CHECK;
 
 /* Load one whole run (targets, wlruns, phases, metrics, workers). */
 int store_load_run(struct store *st, int64_t run_id, struct run_rec **out)

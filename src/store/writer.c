@@ -102,6 +102,11 @@ int writer_facts(struct run_writer *w)
 	return 0;
 }
 
+int writer_decisions(struct run_writer *w)
+{
+	return w->st && w->run->id ? store_decisions_save(w->st, w->run) : 0;
+}
+
 int writer_finish(struct run_writer *w, const char *status)
 {
 	free(w->run->status);

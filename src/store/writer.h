@@ -52,6 +52,9 @@ int writer_wlrun_begin(struct run_writer *w, struct wlrun_rec *wr,
 		       struct wlrun_rec **out) MUST_CHECK;
 /* Store the run's facts (machine.h) not stored yet; 0 or -1. */
 int writer_facts(struct run_writer *w) MUST_CHECK;
+/* Store the run's --until decided state (its decision and every
+ * comparison's, replacing the previous look's); 0 or -1. */
+int writer_decisions(struct run_writer *w) MUST_CHECK;
 /* Set wr's status ("complete", "failed", "interrupted") and store it. */
 int writer_wlrun_finish(struct run_writer *w, struct wlrun_rec *wr,
 			const char *status);

@@ -347,7 +347,9 @@ static void test_practical_threshold(void **state)
 	assert_true(d->p < 1e-6);
 	near(d->pct, -1.0, 0.01);
 	assert_false(d->significant);
-	assert_int_equal(d->verdict, CMP_SAME);
+	/* its whole interval lies inside +-2 %: equivalent, not "same" */
+	assert_int_equal(d->verdict, CMP_EQUIV);
+	near(d->equiv_pct, 2.0, 1e-12);
 	assert_false(t.regression);
 	compare_table_release(&t);
 

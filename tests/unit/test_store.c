@@ -480,6 +480,11 @@ static void test_old_schema_migrated(void **state)
 	store_close(st);
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE run_facts;"
+				      "DROP TABLE decisions;"
+				      "ALTER TABLE runs DROP COLUMN until_rule;"
+				      "ALTER TABLE runs DROP COLUMN decision;"
+				      "ALTER TABLE runs DROP COLUMN"
+				      " decision_reps;"
 				      "DROP TABLE trace_request;"
 				      "DROP TABLE trace_sample;"
 				      "ALTER TABLE runs DROP COLUMN"
@@ -517,7 +522,7 @@ static void test_old_schema_migrated(void **state)
 	store_close(st);
 
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sql_int(db, "PRAGMA user_version"), 5);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 6);
 	/* Version 4's mkfs command: not recorded in the old rows. */
 	{
 		char q[96];
@@ -723,6 +728,55 @@ static void test_default_path(void **state)
 	free(h);
 }
 
+/* --until decided: a look's state replaces the previous one. */
+static void test_decisions(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st;
+	struct run_rec *w, *r;
+	struct decision_rec *d;
+
+	assert_int_equal(store_open(f->db, &st), 0);
+	w = write_run(st, "seq", 1700000000, 1, false);
+	w->until_rule = xstrdup("decided");
+	w->decision = xstrdup("undecided");
+	w->decision_reps = 3;
+	d = run_rec_new_decision(w);
+	d->workload = xstrdup("metadata");
+	d->phase = xstrdup("create");
+	d->metric = xstrdup("files/s");
+	d->label = xstrdup("sync");
+	d->verdict = xstrdup("undecided");
+	d->pct = -1.5;
+	d->lo_pct = -9;
+	d->hi_pct = 7;
+	d->mdc_pct = 12;
+	assert_int_equal(store_decisions_save(st, w), 0);
+	/* the next look: decided, one record */
+	free(w->decision);
+	w->decision = xstrdup("decided");
+	w->decision_reps = 4;
+	free(w->decisions[0].verdict);
+	w->decisions[0].verdict = xstrdup("REGRESSION");
+	w->decisions[0].reps = 4;
+	w->decisions[0].mdc_pct = NAN;
+	assert_int_equal(store_decisions_save(st, w), 0);
+	assert_int_equal(store_load_run(st, w->id, &r), 0);
+	assert_string_equal(r->until_rule, "decided");
+	assert_string_equal(r->decision, "decided");
+	assert_int_equal(r->decision_reps, 4);
+	assert_int_equal(r->nr_decisions, 1);
+	assert_string_equal(r->decisions[0].verdict, "REGRESSION");
+	assert_string_equal(r->decisions[0].label, "sync");
+	assert_null(r->decisions[0].name);
+	assert_int_equal(r->decisions[0].reps, 4);
+	assert_true(r->decisions[0].pct == -1.5);
+	assert_true(isnan(r->decisions[0].mdc_pct));
+	run_rec_free(r);
+	run_rec_free(w);
+	store_close(st);
+}
+
 /* A version-3 file opened read-only is read as it is, not migrated. */
 static void test_v3_read_only(void **state)
 {
@@ -770,6 +824,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_writers, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_v3_read_only, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_decisions, setup,
 						teardown),
 		cmocka_unit_test(test_default_path),
 	};
