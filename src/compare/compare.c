@@ -43,27 +43,6 @@ const char *compare_adjust_name(enum cmp_adjust a)
 	       a == CMP_ADJUST_NONE ? "none" : "Holm";
 }
 
-const char *compare_verdict_name(enum cmp_verdict v)
-{
-	switch (v) {
-	case CMP_INFO:
-		return "no verdict";
-	case CMP_SAME:
-		return "no significant change";
-	case CMP_BETTER:
-		return "improvement";
-	case CMP_WORSE:
-		return "regression";
-	case CMP_FAILED:
-		return "failed";
-	case CMP_SHORT:
-		return "too short to judge";
-	case CMP_NA:
-		break;
-	}
-	return "too few samples";
-}
-
 bool compare_default_metric(const char *metric)
 {
 	return !strcmp(metric, "MiB/s") || !strcmp(metric, "files/s") ||

@@ -100,6 +100,8 @@ enum cmp_verdict {
 	CMP_WORSE,        /* significant regression */
 	CMP_FAILED,       /* a repetition of it (or the baseline) failed */
 	CMP_SHORT,        /* too short to judge */
+	CMP_EQUIVALENT,   /* the change's interval inside +-min_change
+			   * (set by the equivalence test) */
 };
 
 struct cmp_stat {
@@ -169,7 +171,6 @@ void compare_opts_init(struct compare_opts *o);
 
 /* "harmonic" or "arithmetic". */
 const char *compare_mean_name(const struct cmp_row *row);
-const char *compare_verdict_name(enum cmp_verdict v);
 const char *compare_adjust_name(enum cmp_adjust a);
 
 /* The metric/phase names that `compare --long` shows by default. */

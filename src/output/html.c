@@ -10,6 +10,7 @@
 
 #include "compare/order.h"
 #include "output/chart.h"
+#include "output/fmt.h"
 #include "output/html.h"
 #include "output/html_internal.h"
 #include "output/provenance.h"
@@ -58,18 +59,17 @@ void html_escape(FILE *out, const char *s)
 	}
 }
 
+/* Four significant digits (output/fmt.h); "-" for no value. */
 static void num(FILE *out, double v)
 {
-	if (!isfinite(v))
-		fputs("&ndash;", out);
-	else {
-		/* 4 significant digits, never scientific notation */
-		double a = fabs(v);
-		int d = a == 0 || a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 :
-			a >= 1 ? 3 : 3 - (int)floor(log10(a));
+	char buf[48];
 
-		fprintf(out, "%.*f", d > 9 ? 9 : d, v);
+	if (!isfinite(v)) {
+		fputs("&ndash;", out);
+		return;
 	}
+	fmt_sig4(buf, sizeof(buf), v);
+	fputs(buf, out);
 }
 
 static void pct(FILE *out, double v)
@@ -80,29 +80,23 @@ static void pct(FILE *out, double v)
 		fputs("&ndash;", out);
 }
 
-static const char *verdict_text(const struct cmp_delta *d)
+/* The verdict in the words of every renderer (output/fmt.h), marked
+ * for the eye. */
+static void verdict_cell(FILE *out, const struct cmp_delta *d,
+			 const struct compare_opts *o)
 {
-	switch (d->verdict) {
-	case CMP_BETTER:
-		return "&#9733; improvement";
-	case CMP_WORSE:
-		return "&#9888; regression";
-	case CMP_SAME:
-		return "no significant change";
-	case CMP_INFO:
-		return "no verdict";
-	case CMP_FAILED:
-		return "&#9888; FAILED run";
-	case CMP_SHORT:
-		return "too short to judge";
-	case CMP_NA:
-		break;
-	}
-	return "too few samples";
+	char v[64];
+
+	verdict_text(v, sizeof(v), d, o);
+	if (d->verdict == CMP_BETTER)
+		fputs("&#9733; ", out);
+	else if (d->verdict == CMP_WORSE || d->verdict == CMP_FAILED)
+		fputs("&#9888; ", out);
+	html_escape(out, v);
 }
 
 static void row_table(FILE *out, const struct cmp_table *t,
-		      const struct cmp_row *row)
+		      const struct cmp_row *row, const struct compare_opts *o)
 {
 	fputs("<table><tr><th class=l>config</th><th>n reps</th>"
 	      "<th>instances</th><th>mean</th>"
@@ -170,12 +164,13 @@ static void row_table(FILE *out, const struct cmp_table *t,
 		else
 			fputs("&ndash;", out);
 		fputs("</td><td>", out);
-		if (d->verdict == CMP_SAME && isfinite(d->mdc_pct))
-			fprintf(out, "%.1f%%", d->mdc_pct);
+		if (isfinite(verdict_mdc_pct(d)))
+			fprintf(out, "%.1f%%", verdict_mdc_pct(d));
 		else
 			fputs("&ndash;", out);
-		fprintf(out, "</td><td class=\"l v\">%s</td></tr>\n",
-			verdict_text(d));
+		fputs("</td><td class=\"l v\">", out);
+		verdict_cell(out, d, o);
+		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
 }
@@ -702,7 +697,7 @@ int html_write_report(FILE *out, const char *title,
 			fprintf(out, "] <span class=note>(%s mean%s)</span>"
 				"</h3>\n", compare_mean_name(row),
 				row->key ? ", key metric" : "");
-			row_table(out, t, row);
+			row_table(out, t, row, o);
 			rc = row_charts(out, t, row, &id);
 		}
 		if (!rc)

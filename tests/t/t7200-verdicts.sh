@@ -106,7 +106,7 @@ if python3 - "$SCRATCH/ab.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 c = [r for r in rows if r["phase"] == "create" and r["metric"] == "files/s" and r["group"] == "sync"][0]
-assert c["verdict"] == "regression", c["verdict"]
+assert c["verdict"] == "REGRESSION", c["verdict"]
 assert float(c["p_adj"]) < 0.05 and float(c["p_adj"]) >= float(c["p"])
 assert c["n"] == "4"
 assert "mount options=" in c["differs"]
@@ -114,7 +114,7 @@ PY
 then ok "A/B CSV: the regression with raw and adjusted p"; else not_ok "A/B CSV: the regression with raw and adjusted p"; fi
 "$FSLAB" report ab --db "$DB" -o "$SCRATCH/ab.html" &&
 	grep -q '<th class=l>differs</th>' "$SCRATCH/ab.html" && grep -q 'p adj' "$SCRATCH/ab.html" &&
-	grep -q '&#9888; regression' "$SCRATCH/ab.html" && grep -q 'target order: balanced; rep 0: ' "$SCRATCH/ab.html" &&
+	grep -q '&#9888; REGRESSION' "$SCRATCH/ab.html" && grep -q 'target order: balanced; rep 0: ' "$SCRATCH/ab.html" &&
 	ok "report: what differs, the order, adjusted p, the regression" ||
 	not_ok "report: what differs, the order, adjusted p, the regression"
 
