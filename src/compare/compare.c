@@ -381,14 +381,25 @@ static bool all_positive(const struct cmp_row *row, size_t nr_groups)
 	return total > 0;
 }
 
-static void rollup(struct cmp_table *t)
+/*
+ * The roll-up and its interval: log of the geometric mean = the mean of
+ * the k oriented log ratios; its standard error sqrt(sum se_i^2) / k
+ * treats the metrics as independent (they seldom are: read it as a
+ * guide), with the smallest df of the k; the interval is exp(mean +-
+ * t se), NaN when a ratio has no standard error.
+ */
+static void rollup(struct cmp_table *t, double alpha)
 {
 	free(t->rollup);
 	free(t->rollup_n);
+	free(t->rollup_lo);
+	free(t->rollup_hi);
 	t->rollup = xcalloc(t->nr_groups + 1, sizeof(*t->rollup));
 	t->rollup_n = xcalloc(t->nr_groups + 1, sizeof(*t->rollup_n));
+	t->rollup_lo = xcalloc(t->nr_groups + 1, sizeof(*t->rollup_lo));
+	t->rollup_hi = xcalloc(t->nr_groups + 1, sizeof(*t->rollup_hi));
 	for (size_t g = 0; g < t->nr_groups; g++) {
-		double logsum = 0;
+		double logsum = 0, var = 0, df = INFINITY, m, h;
 		size_t n = 0;
 
 		for (size_t i = 0; i < t->nr_rows; i++) {
@@ -404,10 +415,17 @@ static void rollup(struct cmp_table *t)
 			if (row->better == BETTER_LOWER)
 				r = 1.0 / r;
 			logsum += log(r);
+			var += row->d[g].se_log * row->d[g].se_log;
+			df = fmin(df, row->d[g].df);
 			n++;
 		}
-		t->rollup[g] = n ? exp(logsum / (double)n) : NAN;
+		m = n ? logsum / (double)n : NAN;
+		t->rollup[g] = exp(m);
 		t->rollup_n[g] = n;
+		h = n && g ? ttest_tcrit(alpha, df) * sqrt(var) / (double)n
+			   : NAN;
+		t->rollup_lo[g] = isfinite(h) ? exp(m - h) : NAN;
+		t->rollup_hi[g] = isfinite(h) ? exp(m + h) : NAN;
 	}
 }
 
@@ -476,7 +494,7 @@ void compare_build(const char *workload, const struct cmp_group *groups,
 	}
 	mark_failed(t, groups);
 	compare_find_diffs(t, groups);
-	rollup(t);
+	rollup(t, o->alpha);
 }
 
 /* ---- families ---- */
@@ -578,7 +596,7 @@ void compare_finish(struct cmp_table *tabs, size_t nr,
 		for (size_t g = 1; g < tabs[i].nr_groups; g++)
 			if (tabs[i].failed[0] || tabs[i].failed[g])
 				tabs[i].regression = true;
-		rollup(&tabs[i]);
+		rollup(&tabs[i], o->alpha);
 	}
 	fam_release(&key);
 	fam_release(&all);
@@ -614,6 +632,8 @@ void compare_table_release(struct cmp_table *t)
 	free(t->labels);
 	free(t->rollup);
 	free(t->rollup_n);
+	free(t->rollup_lo);
+	free(t->rollup_hi);
 	free(t->failed);
 	free(t->nr_reps);
 	free(t->workload);

@@ -157,6 +157,8 @@ struct cmp_table {
 	size_t nr_rows, alloc_rows;
 	double *rollup;          /* [nr_groups] geomean of oriented ratios */
 	size_t *rollup_n;        /* [nr_groups] ratios that went into it */
+	double *rollup_lo, *rollup_hi; /* [nr_groups] its 1 - alpha interval
+				  * (metrics taken as independent), or NaN */
 	bool key_from_workload;  /* else: all rate metrics are key */
 	bool regression;         /* some key metric regressed significantly,
 				  * or a compared configuration failed */
