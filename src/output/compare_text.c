@@ -350,6 +350,14 @@ static void sec_rollup(const struct ctx *c, const struct cmp_table *t,
 			fprintf(out, "  %s vs %s: FAILED: %s failed, not "
 				"compared\n", t->labels[g], t->labels[0],
 				t->labels[t->failed[g] ? g : 0]);
+		else if (isfinite(t->rollup[g]) && isfinite(t->rollup_lo[g]))
+			fprintf(out, "  %s vs %s: %.4f (%+.1f%%) over %zu; "
+				"%zu improved, %zu regressed\n    95%% CI "
+				"[%.4f, %.4f] (the metrics taken as "
+				"independent)\n", t->labels[g], t->labels[0],
+				t->rollup[g], 100 * (t->rollup[g] - 1),
+				t->rollup_n[g], nb, nw, t->rollup_lo[g],
+				t->rollup_hi[g]);
 		else if (isfinite(t->rollup[g]))
 			fprintf(out, "  %s vs %s: %.4f (%+.1f%%) over %zu; "
 				"%zu improved, %zu regressed\n", t->labels[g],

@@ -443,6 +443,8 @@ static json_t *table_json(const struct cmp_table *t,
 
 		jout_set(r, "group", jout_str(t->labels[g]));
 		jout_set(r, "gmean_ratio", jout_num(t->rollup[g]));
+		jout_set(r, "gmean_ratio_ci_lo", jout_num(t->rollup_lo[g]));
+		jout_set(r, "gmean_ratio_ci_hi", jout_num(t->rollup_hi[g]));
 		jout_set(r, "metrics",
 				    json_integer((json_int_t)t->rollup_n[g]));
 		jout_push(roll, r);
