@@ -134,11 +134,12 @@ static void sec_orders(const struct ctx *ctx)
 
 /* ---- the compact table (default): 80 columns ---- */
 
-#define CW_CONF 9
-#define CW_MEAN 21
-#define CW_CHANGE 8
+#define CW_CONF 8
+#define CW_MEAN 25
+#define CW_CHANGE 7
 #define CW_VERDICT 22
-#define CW_METRIC (80 - 1 - CW_CONF - 1 - CW_MEAN - 1 - CW_CHANGE - 2 - \
+/* 79 display columns: 80 bytes with the two-byte "±" */
+#define CW_METRIC (79 - 1 - CW_CONF - 1 - CW_MEAN - 1 - CW_CHANGE - 2 - \
 		   CW_VERDICT)
 
 static bool compact_row(const struct compare_opts *o, const struct cmp_row *r)
@@ -199,7 +200,7 @@ static void print_compact_row(const struct ctx *c, const struct cmp_table *t,
 		put_pad(out, mc, CW_MEAN, true);
 		if (g) {
 			fmt_pct(pct, sizeof(pct), d->pct);
-			verdict_text(v, sizeof(v), d, c->o);
+			verdict_text_fit(v, sizeof(v), d, c->o, CW_VERDICT);
 			fprintf(out, " %*s  %s", CW_CHANGE, pct, v);
 		}
 		fputc('\n', out);
@@ -220,7 +221,7 @@ static void print_compact(const struct ctx *c, const struct cmp_table *t)
 			"the rest\n");
 		return;
 	}
-	fprintf(out, "%-*s %-*s ", CW_METRIC, "metric [unit]", CW_CONF,
+	fprintf(out, "%-*s %-*s ", CW_METRIC, "metric", CW_CONF,
 		"config");
 	put_pad(out, "mean, 95% CI", CW_MEAN, true);
 	fprintf(out, " %*s  %s\n", CW_CHANGE, "change", "verdict");

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 int fmt_sig4_decimals(double v)
 {
@@ -138,4 +139,13 @@ void verdict_text(char *buf, size_t len, const struct cmp_delta *d,
 		snprintf(buf, len, "%s (mdc -)", w);
 	else
 		snprintf(buf, len, "%s", w);
+}
+
+void verdict_text_fit(char *buf, size_t len, const struct cmp_delta *d,
+		      const struct compare_opts *o, size_t width)
+{
+	verdict_text(buf, len, d, o);
+	if (strlen(buf) > width && d->verdict == CMP_SAME &&
+	    d->mdc_pct >= 1000)
+		snprintf(buf, len, "%s (mdc >999%%)", verdict_word(d, o));
 }

@@ -53,6 +53,10 @@ const char *verdict_word(const struct cmp_delta *d,
  * "equivalent within 2%", ... (text and HTML). */
 void verdict_text(char *buf, size_t len, const struct cmp_delta *d,
 		  const struct compare_opts *o);
+/* The same in at most width columns where it can be: an mdc of 1000 %
+ * or more becomes ">999%" (the compact table; --long gives it whole). */
+void verdict_text_fit(char *buf, size_t len, const struct cmp_delta *d,
+		      const struct compare_opts *o, size_t width);
 /* The minimum detectable change shown with d: only where no change
  * was found (it says how large a change could have been seen). */
 double verdict_mdc_pct(const struct cmp_delta *d);

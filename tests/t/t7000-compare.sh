@@ -32,7 +32,7 @@ for want in "== compilebench: 2 configurations, baseline 'ext4'" \
 	"ext4         3 repetitions" "noatime      3 repetitions" \
 	"differs: mount options" \
 	"target order: balanced; rep 0:" \
-	"metric [unit]   config             mean, 95% CI   change  verdict" \
+	"metric       config                mean, 95% CI  change  verdict" \
 	"initial-create.avg [MiB/s]" "delete.avg [s]" \
 	"roll-up (geometric mean" "noatime vs ext4: " \
 	"method: n = repetitions" "result: "; do
@@ -250,7 +250,7 @@ then ok "CSV and JSON carry the same verdict word"; else not_ok "CSV and JSON ca
 if python3 - "$SCRATCH/all.txt" "$SCRATCH/all.json" <<'PY'
 import json, re, sys
 lines = open(sys.argv[1]).read().split("\n")
-i = next(k for k, l in enumerate(lines) if l.startswith("metric [unit]"))
+i = next(k for k, l in enumerate(lines) if l.startswith("metric "))
 names = []
 for l in lines[i + 1:]:
     if not l or l.startswith(("too ", "roll-up")):
