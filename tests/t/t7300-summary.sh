@@ -32,6 +32,9 @@ if have_cbdata; then
 		grep -E ' compilebench +summary ' <<<"$sum" | grep -q 'initial-create.avg [0-9.]* MiB/s' &&
 		ok "phase names whole; compilebench's key averages shown" ||
 		not_ok "phase names whole; compilebench's key averages shown" "$sum"
+	grep -qE "^fslab: compilebench's avg is the mean of the per-op rates, fslab's tables total MiB over total seconds \(initial-create: [0-9.]+ vs [0-9.]+ MiB/s\); they differ by definition" "$SCRATCH/run.out" &&
+		ok "compilebench: one line says avg and total rate differ by definition" ||
+		not_ok "compilebench: one line says avg and total rate differ by definition" "$(grep -A14 '^run complete' "$SCRATCH/run.out")"
 fi
 grep -q '~' <<<"$sum" && not_ok "nothing cut" "$sum" || ok "nothing cut"
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
