@@ -240,7 +240,7 @@ void cb_report_compare(FILE *out, const struct cmp_group *groups,
 		fprintf(out, "%-22s", cb_kinds[k].tag);
 		for (size_t g = 0; g < nr; g++) {
 			double v = a[g].k[k].sum, b = a[0].k[k].sum;
-			const char *u = cb_kinds[k].seconds ? "s" : "MB/s";
+			const char *u = cb_kinds[k].seconds ? "s" : "MiB/s";
 			char cell[64];
 
 			if (!a[g].k[k].runs)
