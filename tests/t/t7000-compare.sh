@@ -207,6 +207,12 @@ rc=$?
 [ $rc -eq 0 ] && ok "--min-change above the change: not a regression" ||
 	not_ok "--min-change above the change: not a regression" "exit $rc"
 check_exit "compare: unknown run exits 1" 1 "$FSLAB" compare nosuchtag --db "$DB"
+out=$("$FSLAB" compare cmpp --db "$DB" 2>&1)
+grep -q "no run or tag 'cmpp' in .*; did you mean 'cmp'?" <<<"$out" &&
+	ok "a mistyped tag: did you mean" || not_ok "a mistyped tag: did you mean" "$out"
+out=$("$FSLAB" show $((run + 1)) --db "$DB" 2>&1)
+grep -q "no run '$((run + 1))' in .*; did you mean '$run'?" <<<"$out" &&
+	ok "a mistyped run id: did you mean" || not_ok "a mistyped run id: did you mean" "$out"
 
 # ---- issue 34: honest words ----
 # A +100 % change at n = 3 with a spread of 100x: not significant, and
