@@ -298,7 +298,7 @@ static int series_chart(FILE *out, const struct html_section *sec,
 			ALLOC_GROW(names, n + 1, alloc);
 			ALLOC_GROW(y, n + 1, a2);
 			ALLOC_GROW(ny, n + 1, a3);
-			names[n] = xasprintf("%s rep %zu", t->labels[g], r);
+			names[n] = xasprintf("%s rep %zu", t->labels[g], r + 1);
 			y[n] = v;
 			ny[n++] = len;
 		}

@@ -31,7 +31,7 @@ missing=
 for want in "== compilebench: 2 configurations, baseline 'ext4'" \
 	"ext4         3 repetitions" "noatime      3 repetitions" \
 	"differs: mount options" \
-	"target order: balanced; rep 0:" \
+	"target order: balanced; rep 1:" \
 	"metric       config                mean, 95% CI  change  verdict" \
 	"initial-create.avg [MiB/s]" "delete.avg [s]" \
 	"roll-up (geometric mean" "noatime vs ext4: " \

@@ -193,7 +193,7 @@ static void print_average(FILE *out, const struct cmp_group *g)
 			a.used + a.skipped);
 		for (size_t r = 0; r < g->nr_reps; r++)
 			if (rep_unfinished(g->reps[r]))
-				fprintf(out, " rep %d %s", g->reps[r]->rep,
+				fprintf(out, " rep %d %s", g->reps[r]->rep + 1,
 					g->reps[r]->status);
 		fputc(')', out);
 	}
