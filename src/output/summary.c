@@ -397,9 +397,14 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 					  row->nfigs > 1);
 				first = false;
 			}
+		/* always there ("-" when too short to measure): one
+		 * layout whatever the machine's speed */
+		fprintf(out, "%ssysCPU%% ", first ? "" : "; ");
 		if (row->busy_n)
-			fprintf(out, "%ssysCPU %.0f%%", first ? "" : "; ",
-				row->busy_sum / (double)row->busy_n);
+			fprintf(out, "%.0f", row->busy_sum /
+					     (double)row->busy_n);
+		else
+			fputc('-', out);
 		if (row->failed)
 			fprintf(out, "  (%zu failed)", row->failed);
 		if (row->interrupted)
