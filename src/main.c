@@ -50,9 +50,21 @@ static int help_topic(const char *topic)
 		return finish_stdout(EXIT_OK);
 	}
 	cmd = cmd_find(topic);
-	if (!cmd)
+	if (!cmd) {
+		struct suggest sg;
+
+		suggest_init(&sg, topic);
+		suggest_add(&sg, "targets");
+		for (const struct cmd_struct *c = cmd_table; c->name; c++)
+			suggest_add(&sg, c->name);
+		if (suggest_result(&sg))
+			return cmdopt_usage_error(&cmd_fslab_opts, "no help "
+						  "topic '%s' (did you mean "
+						  "'%s'?)", topic,
+						  suggest_result(&sg));
 		return cmdopt_usage_error(&cmd_fslab_opts, "no help topic '%s'",
 					  topic);
+	}
 	cmdopt_help(stdout, cmd->opts);
 	return finish_stdout(EXIT_OK);
 }

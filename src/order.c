@@ -110,7 +110,7 @@ void order_print_run(FILE *out, const struct run_rec *r)
 	for (int rep = 0; rep <= max_rep; rep++) {
 		int max_pos = -1;
 
-		fprintf(out, "; rep %d:", rep);
+		fprintf(out, "; rep %d:", rep + 1);
 		for (size_t j = 0; j < r->nr_wlruns; j++)
 			if (r->wlruns[j].rep == rep &&
 			    r->wlruns[j].pos > max_pos)

@@ -309,7 +309,7 @@ static int run_one_workload(struct runner *rn, struct target *t,
 
 	if (!cfg->plain && lead)
 		fprintf(ctx.progress, "fslab: %s on %s (rep %d, %d rank%s)\n",
-			w->wl->name, t->spec.name, rep, par_size(),
+			w->wl->name, t->spec.name, rep + 1, par_size(),
 			par_size() == 1 ? "" : "s");
 	rc = w->wl->run(&ctx, w->opts);
 	if (!all_ranks_ok(rc == 0, w->wl->name))
@@ -325,12 +325,12 @@ static int run_one_workload(struct runner *rn, struct target *t,
 		if (!cfg->plain && wr->pos >= 0 && cfg->nr_targets > 1)
 			fprintf(out, "\n== %s on %s rep %d (position %d of "
 				"%zu, %s order): %s\n", w->wl->name,
-				t->spec.name, rep, wr->pos + 1,
+				t->spec.name, rep + 1, wr->pos + 1,
 				cfg->nr_targets, rn->w.run->target_order,
 				status);
 		else if (!cfg->plain)
 			fprintf(out, "\n== %s on %s rep %d: %s\n",
-				w->wl->name, t->spec.name, rep, status);
+				w->wl->name, t->spec.name, rep + 1, status);
 		if (w->wl->report)
 			w->wl->report(out, rn->w.run, wr);
 		fflush(out);

@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "output/checks.h"
 #include "store/store.h"
+#include "util/jsonout.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -135,9 +136,9 @@ int cmd_check(int argc, char **argv)
 		if (arr) {
 			json_t *j = checks_json(&rep);
 
-			json_object_set_new(j, "run", json_integer(r->id));
-			json_object_set_new(j, "facts", facts_json(r));
-			json_array_append_new(arr, j);
+			jout_set(j, "run", json_integer(r->id));
+			jout_set(j, "facts", facts_json(r));
+			jout_push(arr, j);
 		} else if (!strcmp(a.fmt.format, "csv")) {
 			checks_write_csv(stdout, &rep, i == 0);
 		} else {

@@ -110,7 +110,8 @@ const struct cmdopt_cmd cmd_fslab_opts = {
 		  "help targets' the target SPEC grammar.\n\n"
 		  "Exit codes: 0 success, 1 runtime failure, 2 usage error or "
 		  "refusal (bad spec, unsafe device), 3 significant "
-		  "regression (compare).",
+		  "regression (compare), 4 no verdict (compare "
+		  "--fail-on-regression: nothing could be tested).",
 	.flags = CMDOPT_STOP_AT_ARG,
 };
 

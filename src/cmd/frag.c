@@ -19,6 +19,7 @@
 #include "frag/text.h"
 #include "store/writer.h"
 #include "util/strbuf.h"
+#include "util/jsonout.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "workloads/frag.h"
@@ -232,11 +233,9 @@ int cmd_frag(int argc, char **argv)
 	if (json) {
 		json_t *j = frag_to_json(&res);
 
-		json_object_set_new(j, "free_space", frag_freesp_json(&fsp));
-
-		if (json_dumpf(j, stdout, JSON_INDENT(2)) < 0)
+		jout_set(j, "free_space", frag_freesp_json(&fsp));
+		if (jout_write(j, "-", "the survey") < 0)
 			exit_code = EXIT_RUNTIME;
-		fputc('\n', stdout);
 		json_decref(j);
 	} else if (!list) {
 		frag_print_text(stdout, &res);

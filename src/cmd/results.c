@@ -4,7 +4,6 @@
  * newest first, as a table or JSON, and delete one with --rm.  Read-only
  * by default: a missing database is reported, never created.
  */
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -138,78 +137,6 @@ static void print_text(struct run_rec **runs, size_t nr)
 	free(rows);
 }
 
-static json_t *jstr_or_null(const char *s)
-{
-	json_t *j = s ? json_string(s) : NULL;
-
-	return j ? j : json_null();
-}
-
-static json_t *names_json(char **vals, size_t nr)
-{
-	json_t *arr = json_array();
-
-	for (size_t i = 0; i < nr; i++) {
-		bool seen = false;
-
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = vals[i] && vals[j] && !strcmp(vals[i], vals[j]);
-		if (!seen && vals[i])
-			json_array_append_new(arr, jstr_or_null(vals[i]));
-	}
-	return arr;
-}
-
-static json_t *run_summary_json(const struct run_rec *r)
-{
-	json_t *o = json_object();
-	char **v;
-
-	json_object_set_new(o, "id", json_integer(r->id));
-	json_object_set_new(o, "started", json_time_iso(r->started));
-	json_object_set_new(o, "started_unix", json_integer(r->started));
-	json_object_set_new(o, "finished", json_time_iso(r->finished));
-	json_object_set_new(o, "finished_unix", r->finished ?
-			    json_integer(r->finished) : json_null());
-	json_object_set_new(o, "status", jstr_or_null(r->status));
-	json_object_set_new(o, "tag", jstr_or_null(r->tag));
-	json_object_set_new(o, "host", jstr_or_null(r->host));
-	json_object_set_new(o, "kernel", jstr_or_null(r->kernel));
-	json_object_set_new(o, "version", jstr_or_null(r->version));
-	json_object_set_new(o, "cmdline", jstr_or_null(r->cmdline));
-	v = xcalloc(r->nr_targets + 1, sizeof(*v));
-	for (size_t i = 0; i < r->nr_targets; i++)
-		v[i] = r->targets[i].name;
-	json_object_set_new(o, "targets", names_json(v, r->nr_targets));
-	free(v);
-	v = xcalloc(r->nr_wlruns + 1, sizeof(*v));
-	for (size_t i = 0; i < r->nr_wlruns; i++)
-		v[i] = r->wlruns[i].workload;
-	json_object_set_new(o, "workloads", names_json(v, r->nr_wlruns));
-	free(v);
-	return o;
-}
-
-static int print_json(struct run_rec **runs, size_t nr)
-{
-	json_t *root = json_object(), *arr = json_array();
-	char *s;
-	int rc = 0;
-
-	json_object_set_new(root, "format_version", json_integer(1));
-	for (size_t i = 0; i < nr; i++)
-		json_array_append_new(arr, run_summary_json(runs[i]));
-	json_object_set_new(root, "runs", arr);
-	s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (!s)
-		return error("cannot serialize the run list to JSON");
-	if (printf("%s\n", s) < 0 || fflush(stdout))
-		rc = error_errno("cannot write to stdout");
-	free(s);
-	return rc;
-}
-
 int cmd_results(int argc, char **argv)
 {
 	struct results_args a = { .fmt.format = "text" };
@@ -245,7 +172,7 @@ int cmd_results(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 	} else {
 		if (!strcmp(format, "json")) {
-			if (print_json(runs, nr))
+			if (json_print_run_list(runs, nr))
 				rc = EXIT_RUNTIME;
 		} else if (!strcmp(format, "csv")) {
 			csv_write_run_list(stdout, runs, nr);

@@ -170,7 +170,7 @@ static void print_wlrun(FILE *out, const struct run_rec *r,
 		str_or(w->workload, "?"), t ? str_or(t->name, "?") : "?",
 		t ? str_or(t->fstype, "?") : "?",
 		t ? str_or(t->device, str_or(t->path, "?")) : "?",
-		t ? str_or(t->eff_mount_opts, "-") : "-", w->rep,
+		t ? str_or(t->eff_mount_opts, "-") : "-", w->rep + 1,
 		str_or(w->status, "?"));
 	if (wl && wl->report)
 		wl->report(out, r, w);
@@ -189,7 +189,7 @@ static void print_unfinished(FILE *out, const struct run_rec *r)
 		const struct target_rec *t = run_rec_target(r, w);
 
 		fprintf(out, "  %s on %s rep %d:", str_or(w->workload, "?"),
-			t ? str_or(t->name, "?") : "?", w->rep);
+			t ? str_or(t->name, "?") : "?", w->rep + 1);
 		if (!w->nr_phases)
 			fprintf(out, " none");
 		for (size_t j = 0; j < w->nr_phases; j++)

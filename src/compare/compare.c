@@ -43,31 +43,7 @@ const char *compare_adjust_name(enum cmp_adjust a)
 	       a == CMP_ADJUST_NONE ? "none" : "Holm";
 }
 
-const char *compare_verdict_name(enum cmp_verdict v)
-{
-	switch (v) {
-	case CMP_INFO:
-		return "no verdict";
-	case CMP_SAME:
-		return "no significant change";
-	case CMP_BETTER:
-		return "improvement";
-	case CMP_WORSE:
-		return "regression";
-	case CMP_FAILED:
-		return "failed";
-	case CMP_SHORT:
-		return "too short to judge";
-	case CMP_EQUIV:
-		return "equivalent";
-	case CMP_NA:
-		break;
-	}
-	return "too few samples";
-}
-
-/* The metric/phase names that `compare --long` shows by default. */
-static bool compare_default_metric(const char *metric)
+bool compare_default_metric(const char *metric)
 {
 	return !strcmp(metric, "MiB/s") || !strcmp(metric, "files/s") ||
 	       !strcmp(metric, "wall_s");
@@ -400,14 +376,26 @@ static bool all_positive(const struct cmp_row *row, size_t nr_groups)
 	return total > 0;
 }
 
-static void rollup(struct cmp_table *t)
+/*
+ * The roll-up and its interval: log of the geometric mean = the mean of
+ * the k oriented log ratios; its standard error sqrt(sum se_i^2) / k
+ * treats the metrics as independent (they seldom are: read it as a
+ * guide), with the smallest df of the k; the interval is exp(mean +-
+ * t se), NaN when a ratio has no standard error.
+ */
+static void rollup(struct cmp_table *t, double alpha)
 {
+	t->rollup_alpha = alpha;
 	free(t->rollup);
 	free(t->rollup_n);
+	free(t->rollup_lo);
+	free(t->rollup_hi);
 	t->rollup = xcalloc(t->nr_groups + 1, sizeof(*t->rollup));
 	t->rollup_n = xcalloc(t->nr_groups + 1, sizeof(*t->rollup_n));
+	t->rollup_lo = xcalloc(t->nr_groups + 1, sizeof(*t->rollup_lo));
+	t->rollup_hi = xcalloc(t->nr_groups + 1, sizeof(*t->rollup_hi));
 	for (size_t g = 0; g < t->nr_groups; g++) {
-		double logsum = 0;
+		double logsum = 0, var = 0, df = INFINITY, m, h;
 		size_t n = 0;
 
 		for (size_t i = 0; i < t->nr_rows; i++) {
@@ -423,10 +411,17 @@ static void rollup(struct cmp_table *t)
 			if (row->better == BETTER_LOWER)
 				r = 1.0 / r;
 			logsum += log(r);
+			var += row->d[g].se_log * row->d[g].se_log;
+			df = fmin(df, row->d[g].df);
 			n++;
 		}
-		t->rollup[g] = n ? exp(logsum / (double)n) : NAN;
+		m = n ? logsum / (double)n : NAN;
+		t->rollup[g] = exp(m);
 		t->rollup_n[g] = n;
+		h = n && g ? ttest_tcrit(alpha, df) * sqrt(var) / (double)n
+			   : NAN;
+		t->rollup_lo[g] = isfinite(h) ? exp(m - h) : NAN;
+		t->rollup_hi[g] = isfinite(h) ? exp(m + h) : NAN;
 	}
 }
 
@@ -451,7 +446,7 @@ void compare_mark_invalid(struct cmp_table *t, size_t g, const char *reason)
 	for (size_t k = 1; k < t->nr_groups; k++)
 		if (t->failed[0] || t->failed[k])
 			t->regression = true;
-	rollup(t);
+	rollup(t, t->rollup_alpha);
 	for (size_t k = 0; k < t->nr_groups; k++)
 		if (t->invalid[k] || t->invalid[0])
 			t->rollup[k] = NAN;
@@ -522,7 +517,7 @@ void compare_build(const char *workload, const struct cmp_group *groups,
 	}
 	mark_failed(t, groups);
 	compare_find_diffs(t, groups, o);
-	rollup(t);
+	rollup(t, o->alpha);
 }
 
 /* ---- families ---- */
@@ -575,7 +570,7 @@ static void decide(struct cmp_delta *d, enum better better, double p_adj,
 	d->equiv_pct = NAN;
 	if (d->verdict == CMP_SAME && o->min_change_pct > 0 &&
 	    d->pct_lo > -o->min_change_pct && d->pct_hi < o->min_change_pct) {
-		d->verdict = CMP_EQUIV;
+		d->verdict = CMP_EQUIVALENT;
 		d->equiv_pct = o->min_change_pct;
 	}
 	/* How large a change could this comparison have seen? */
@@ -630,7 +625,7 @@ void compare_finish(struct cmp_table *tabs, size_t nr,
 		for (size_t g = 1; g < tabs[i].nr_groups; g++)
 			if (tabs[i].failed[0] || tabs[i].failed[g])
 				tabs[i].regression = true;
-		rollup(&tabs[i]);
+		rollup(&tabs[i], o->alpha);
 	}
 	fam_release(&key);
 	fam_release(&all);
@@ -669,6 +664,8 @@ void compare_table_release(struct cmp_table *t)
 	free(t->labels);
 	free(t->rollup);
 	free(t->rollup_n);
+	free(t->rollup_lo);
+	free(t->rollup_hi);
 	free(t->failed);
 	free(t->nr_reps);
 	free(t->workload);

@@ -109,8 +109,8 @@ enum cmp_verdict {
 	CMP_WORSE,        /* significant regression */
 	CMP_FAILED,       /* a repetition of it (or the baseline) failed */
 	CMP_SHORT,        /* too short to judge */
-	CMP_EQUIV,        /* equivalent: the change's interval lies inside
-			   * +-min_change (two one-sided tests) */
+	CMP_EQUIVALENT,   /* the change's interval inside +-min_change
+			   * (set by the equivalence test) */
 };
 
 struct cmp_stat {
@@ -131,7 +131,7 @@ struct cmp_delta {
 	double p_adj;                      /* adjusted over its family */
 	double se_log, df;                 /* of log(ratio), for the MDC */
 	double mdc_pct;                    /* smallest detectable |change| */
-	double equiv_pct;                  /* CMP_EQUIV: within +-this % */
+	double equiv_pct;                  /* CMP_EQUIVALENT: within +-this % */
 	size_t family;                     /* tests in its family */
 	bool tested;                       /* took part in a family */
 	bool significant;
@@ -172,6 +172,9 @@ struct cmp_table {
 	size_t nr_rows, alloc_rows;
 	double *rollup;          /* [nr_groups] geomean of oriented ratios */
 	size_t *rollup_n;        /* [nr_groups] ratios that went into it */
+	double rollup_alpha;           /* the alpha of that interval */
+	double *rollup_lo, *rollup_hi; /* [nr_groups] its 1 - alpha interval
+				  * (metrics taken as independent), or NaN */
 	bool key_from_workload;  /* else: all rate metrics are key */
 	bool regression;         /* some key metric regressed significantly,
 				  * or a compared configuration failed */
@@ -203,7 +206,6 @@ void compare_opts_init(struct compare_opts *o);
 
 /* "harmonic" or "arithmetic". */
 const char *compare_mean_name(const struct cmp_row *row);
-const char *compare_verdict_name(enum cmp_verdict v);
 const char *compare_adjust_name(enum cmp_adjust a);
 
 /* A block-trace figure shown among the key metrics of a traced phase. */

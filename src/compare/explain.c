@@ -399,6 +399,7 @@ static void explain_phase(const struct cmp_table *t,
 		k->pct_lo = row->d[g].pct_lo;
 		k->pct_hi = row->d[g].pct_hi;
 		k->verdict = row->d[g].verdict;
+		k->mdc_pct = row->d[g].mdc_pct;
 		it->changed |= row->d[g].significant;
 	}
 

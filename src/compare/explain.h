@@ -65,6 +65,7 @@ struct explain_key {
 	char *metric;
 	double pct, pct_lo, pct_hi;
 	enum cmp_verdict verdict;
+	double mdc_pct;          /* for the verdict's words (output/fmt.h) */
 };
 
 struct explain_item {

@@ -127,3 +127,43 @@ void cmp_input_release(struct cmp_input *in)
 	free(in->arg_labels);
 	memset(in, 0, sizeof(*in));
 }
+
+int cmp_input_pair(struct cmp_input *in, const char *pair)
+{
+	const char *eq = strchr(pair, '=');
+	char *a, *b;
+	int rc = 0;
+
+	if (!eq || eq == pair || !eq[1] || strchr(eq + 1, '='))
+		return error("--pair takes NAME=NAME, not '%s'", pair);
+	a = xstrndup(pair, (size_t)(eq - pair));
+	b = xstrdup(eq + 1);
+	for (size_t i = 0; i < in->nr && !rc; i++) {
+		struct run_rec *r = in->runs[i];
+		bool has_a = false, has_b = false;
+
+		for (size_t t = 0; t < r->nr_targets; t++) {
+			const char *n = r->targets[t].name;
+
+			has_a |= n && !strcmp(n, a);
+			has_b |= n && !strcmp(n, b);
+		}
+		if (has_a && has_b && strcmp(a, b)) {
+			rc = error("--pair %s: run %lld has targets named both "
+				   "'%s' and '%s'", pair, (long long)r->id, a,
+				   b);
+			break;
+		}
+		for (size_t t = 0; t < r->nr_targets; t++) {
+			char *n = r->targets[t].name;
+
+			if (n && (!strcmp(n, a) || !strcmp(n, b))) {
+				r->targets[t].name = xstrdup(pair);
+				free(n);
+			}
+		}
+	}
+	free(a);
+	free(b);
+	return rc;
+}

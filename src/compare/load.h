@@ -29,4 +29,11 @@ int cmp_input_load(const char *db, char *const *args, size_t nr_args,
 		   struct cmp_input *in);
 void cmp_input_release(struct cmp_input *in);
 
+/*
+ * --pair A=B: targets named A in some runs and B in others are one
+ * configuration; both are renamed "A=B" so they match.  0, or -1 with a
+ * message (not A=B, or one run holding both names).
+ */
+int cmp_input_pair(struct cmp_input *in, const char *pair);
+
 #endif

@@ -69,3 +69,33 @@ void compare_session_release(struct cmp_session *s)
 	free(s->notes);
 	memset(s, 0, sizeof(*s));
 }
+
+size_t compare_session_key_tests(const struct cmp_session *s)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		for (size_t r = 0; r < s->tabs[i].nr_rows; r++)
+			for (size_t g = 1; g < s->tabs[i].nr_groups; g++)
+				m += s->tabs[i].rows[r].key &&
+				     s->tabs[i].rows[r].d[g].tested;
+	return m;
+}
+
+enum cmp_outcome compare_session_outcome(const struct cmp_session *s)
+{
+	bool regression = false;
+
+	if (!s->nr)
+		return CMP_OUTCOME_NOTHING;
+	for (size_t i = 0; i < s->nr; i++) {
+		for (size_t g = 0; g < s->tabs[i].nr_groups; g++)
+			if (s->tabs[i].failed[g])
+				return CMP_OUTCOME_FAILED;
+		regression |= s->tabs[i].regression;
+	}
+	if (regression)
+		return CMP_OUTCOME_REGRESSION;
+	return compare_session_key_tests(s) ? CMP_OUTCOME_OK
+					    : CMP_OUTCOME_NO_VERDICT;
+}

@@ -28,4 +28,18 @@ void compare_session_build(const struct cmp_input *in,
 			   struct compare_opts *o, struct cmp_session *s);
 void compare_session_release(struct cmp_session *s);
 
+/* What one invocation found, most serious first (the result line and
+ * the exit code of --fail-on-regression). */
+enum cmp_outcome {
+	CMP_OUTCOME_NOTHING = 0, /* no comparison could be matched */
+	CMP_OUTCOME_FAILED,      /* a compared run failed */
+	CMP_OUTCOME_REGRESSION,  /* a key metric regressed significantly */
+	CMP_OUTCOME_NO_VERDICT,  /* no key metric could be tested */
+	CMP_OUTCOME_OK,          /* tested, and nothing regressed */
+};
+
+/* Key metrics tested against a baseline, over every table. */
+size_t compare_session_key_tests(const struct cmp_session *s);
+enum cmp_outcome compare_session_outcome(const struct cmp_session *s);
+
 #endif

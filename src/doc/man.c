@@ -357,6 +357,8 @@ static void page_fslab(FILE *out)
 	      "unsafe device, missing path, pre-flight)\n"
 	      ".TP\n.B 3\na significant regression "
 	      "(\\fBcompare \\-\\-fail\\-on\\-regression\\fR)\n"
+	      ".TP\n.B 4\nno verdict: no key metric could be tested\n"
+	      "(\\fBcompare \\-\\-fail\\-on\\-regression\\fR)\n"
 	      ".TP\n.B 128+N\ninterrupted by signal N after tearing down "
 	      "(130: Ctrl-C)\n", out);
 	fputs(".SH ENVIRONMENT\n"

@@ -17,6 +17,7 @@
 
 #include "frag/frag.h"
 #include "frag/openq.h"
+#include "util/jsonout.h"
 #include "util/util.h"
 
 #define KIB 1024ULL
@@ -114,11 +115,6 @@ void frag_to_phase_metrics(const struct frag_result *r, struct phase_rec *p)
 	}
 }
 
-static json_t *ju(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
 json_t *frag_to_json(const struct frag_result *r)
 {
 	json_t *root = json_object(), *bins = json_array();
@@ -126,89 +122,89 @@ json_t *frag_to_json(const struct frag_result *r)
 	json_t *o;
 	char lab[48];
 
-	json_object_set_new(root, "format_version",
+	jout_set(root, "format_version",
 			    json_integer(FRAG_JSON_FORMAT_VERSION));
 	for (size_t i = 0; i < r->bins.nr; i++) {
 		frag_bin_label(&r->bins, i, lab, sizeof(lab));
 		o = json_object();
-		json_object_set_new(o, "group",
-				    json_string(frag_bin_group(&r->bins, i)));
-		json_object_set_new(o, "label", json_string(lab));
-		json_object_set_new(o, "lo", ju(r->bins.edge[i]));
-		json_object_set_new(o, "hi", i + 1 < r->bins.nr
-					     ? ju(r->bins.edge[i + 1])
+		jout_set(o, "group",
+				    jout_str(frag_bin_group(&r->bins, i)));
+		jout_set(o, "label", jout_str(lab));
+		jout_set(o, "lo", jout_u64(r->bins.edge[i]));
+		jout_set(o, "hi", i + 1 < r->bins.nr
+					     ? jout_u64(r->bins.edge[i + 1])
 					     : json_null());
-		json_object_set_new(o, "files", ju(r->bin_files[i]));
-		json_object_set_new(o, "fragmented", ju(r->bin_frag[i]));
-		json_object_set_new(o, "fragmented_pct",
-				    json_real(pct(r->bin_frag[i],
+		jout_set(o, "files", jout_u64(r->bin_files[i]));
+		jout_set(o, "fragmented", jout_u64(r->bin_frag[i]));
+		jout_set(o, "fragmented_pct",
+				    jout_num(pct(r->bin_frag[i],
 						  r->bin_files[i])));
-		json_object_set_new(o, "bytes", ju(r->bin_bytes[i]));
-		json_array_append_new(bins, o);
+		jout_set(o, "bytes", jout_u64(r->bin_bytes[i]));
+		jout_push(bins, o);
 	}
-	json_object_set_new(root, "bins", bins);
-	json_object_set_new(root, "files", ju(r->files));
-	json_object_set_new(root, "bytes", ju(r->bytes));
-	json_object_set_new(root, "fragmented_files", ju(r->frag_files));
-	json_object_set_new(root, "fragmented_pct",
-			    json_real(pct(r->frag_files, r->files)));
-	json_object_set_new(root, "files_3plus", ju(r->files_3plus));
-	json_object_set_new(root, "fragmented_B", ju(r->frag_bytes));
-	json_object_set_new(root, "fragmented_bytes_pct",
-			    json_real(pct(r->frag_bytes, r->bytes)));
-	json_object_set_new(root, "extents", ju(r->extents));
-	json_object_set_new(root, "runs", ju(r->runs));
+	jout_set(root, "bins", bins);
+	jout_set(root, "files", jout_u64(r->files));
+	jout_set(root, "bytes", jout_u64(r->bytes));
+	jout_set(root, "fragmented_files", jout_u64(r->frag_files));
+	jout_set(root, "fragmented_pct",
+			    jout_num(pct(r->frag_files, r->files)));
+	jout_set(root, "files_3plus", jout_u64(r->files_3plus));
+	jout_set(root, "fragmented_B", jout_u64(r->frag_bytes));
+	jout_set(root, "fragmented_bytes_pct",
+			    jout_num(pct(r->frag_bytes, r->bytes)));
+	jout_set(root, "extents", jout_u64(r->extents));
+	jout_set(root, "runs", jout_u64(r->runs));
 	for (size_t i = 0; i < FRAG_RUN_BUCKETS; i++) {
 		frag_run_bucket_label(i, lab, sizeof(lab));
 		o = json_object();
-		json_object_set_new(o, "runs", json_string(lab));
-		json_object_set_new(o, "files", ju(r->run_hist[i]));
-		json_array_append_new(hist, o);
+		jout_set(o, "runs", jout_str(lab));
+		jout_set(o, "files", jout_u64(r->run_hist[i]));
+		jout_push(hist, o);
 	}
-	json_object_set_new(root, "runs_histogram", hist);
+	jout_set(root, "runs_histogram", hist);
 	o = json_object();
-	json_object_set_new(o, "score", json_real(frag_layout_score(r)));
-	json_object_set_new(o, "files", ju(r->layout_files));
-	json_object_set_new(o, "blocks", ju(r->layout_blocks));
-	json_object_set_new(o, "following", ju(r->layout_follow));
-	json_object_set_new(root, "layout", o);
+	jout_set(o, "score", jout_num(frag_layout_score(r)));
+	jout_set(o, "files", jout_u64(r->layout_files));
+	jout_set(o, "blocks", jout_u64(r->layout_blocks));
+	jout_set(o, "following", jout_u64(r->layout_follow));
+	jout_set(root, "layout", o);
 	o = json_object();
-	json_object_set_new(o, "dirs", ju(r->loc_dirs));
-	json_object_set_new(o, "pairs", ju(r->loc_pairs));
-	json_object_set_new(o, "adjacent", ju(r->loc_adjacent));
-	json_object_set_new(o, "mean_gap_bytes", json_real(r->loc_pairs
+	jout_set(o, "dirs", jout_u64(r->loc_dirs));
+	jout_set(o, "pairs", jout_u64(r->loc_pairs));
+	jout_set(o, "adjacent", jout_u64(r->loc_adjacent));
+	jout_set(o, "mean_gap_bytes", jout_num(r->loc_pairs
 		? r->loc_gap_sum / (double)r->loc_pairs : 0.0));
-	json_object_set_new(o, "mean_dir_gap_bytes", json_real(r->loc_dirs
+	jout_set(o, "mean_dir_gap_bytes", jout_num(r->loc_dirs
 		? r->loc_dir_mean_sum / (double)r->loc_dirs : 0.0));
-	json_object_set_new(root, "locality", o);
+	jout_set(root, "locality", o);
 	for (size_t i = 0; i < r->nr_worst; i++) {
 		o = json_object();
-		json_object_set_new(o, "path", json_string(r->worst[i].path));
-		json_object_set_new(o, "runs", ju(r->worst[i].runs));
-		json_object_set_new(o, "extents", ju(r->worst[i].extents));
-		json_object_set_new(o, "size", ju(r->worst[i].size));
-		json_array_append_new(worst, o);
+		jout_set(o, "path", jout_str(r->worst[i].path));
+		jout_set(o, "runs", jout_u64(r->worst[i].runs));
+		jout_set(o, "extents", jout_u64(r->worst[i].extents));
+		jout_set(o, "size", jout_u64(r->worst[i].size));
+		jout_push(worst, o);
 	}
-	json_object_set_new(root, "worst", worst);
+	jout_set(root, "worst", worst);
 	o = json_object();
-	json_object_set_new(o, "inline", ju(r->f_inline));
-	json_object_set_new(o, "delalloc", ju(r->f_delalloc));
-	json_object_set_new(o, "unknown", ju(r->f_unknown));
-	json_object_set_new(o, "encoded", ju(r->f_encoded));
-	json_object_set_new(o, "unwritten", ju(r->f_unwritten));
-	json_object_set_new(o, "shared", ju(r->f_shared));
-	json_object_set_new(root, "flagged_files", o);
+	jout_set(o, "inline", jout_u64(r->f_inline));
+	jout_set(o, "delalloc", jout_u64(r->f_delalloc));
+	jout_set(o, "unknown", jout_u64(r->f_unknown));
+	jout_set(o, "encoded", jout_u64(r->f_encoded));
+	jout_set(o, "unwritten", jout_u64(r->f_unwritten));
+	jout_set(o, "shared", jout_u64(r->f_shared));
+	jout_set(root, "flagged_files", o);
 	o = json_object();
-	json_object_set_new(o, "dirs", ju(r->dirs));
-	json_object_set_new(o, "unreadable", ju(r->unreadable));
-	json_object_set_new(o, "vanished", ju(r->vanished));
-	json_object_set_new(o, "errors", ju(r->errors));
-	json_object_set_new(o, "no_fiemap", ju(r->nomap));
-	json_object_set_new(o, "mounts_skipped", ju(r->mounts_skipped));
-	json_object_set_new(o, "special", ju(r->special));
-	json_object_set_new(o, "io_uring", json_boolean(r->io_uring));
-	json_object_set_new(root, "walk", o);
-	json_object_set_new(root, "elapsed_s", json_real(r->elapsed_s));
+	jout_set(o, "dirs", jout_u64(r->dirs));
+	jout_set(o, "unreadable", jout_u64(r->unreadable));
+	jout_set(o, "vanished", jout_u64(r->vanished));
+	jout_set(o, "errors", jout_u64(r->errors));
+	jout_set(o, "no_fiemap", jout_u64(r->nomap));
+	jout_set(o, "mounts_skipped", jout_u64(r->mounts_skipped));
+	jout_set(o, "special", jout_u64(r->special));
+	jout_set(o, "io_uring", json_boolean(r->io_uring));
+	jout_set(root, "walk", o);
+	jout_set(root, "elapsed_s", jout_num(r->elapsed_s));
 	return root;
 }
 
@@ -217,35 +213,35 @@ json_t *frag_freesp_json(const struct frag_freesp *fs)
 {
 	json_t *o = json_object(), *bins, *g;
 
-	json_object_set_new(o, "available", json_boolean(fs->available));
+	jout_set(o, "available", json_boolean(fs->available));
 	if (!fs->available) {
-		json_object_set_new(o, "reason", json_string(fs->why));
+		jout_set(o, "reason", jout_str(fs->why));
 		return o;
 	}
-	json_object_set_new(o, "tool", json_string(fs->tool));
-	json_object_set_new(o, "device", json_string(fs->device));
-	json_object_set_new(o, "fstype", json_string(fs->fstype));
-	json_object_set_new(o, "block_size", ju(fs->blksize));
-	json_object_set_new(o, "free_bytes", ju(fs->free_bytes));
-	json_object_set_new(o, "free_extents", ju(fs->free_extents));
-	json_object_set_new(o, "max_extent_bytes", ju(fs->max_extent));
+	jout_set(o, "tool", jout_str(fs->tool));
+	jout_set(o, "device", jout_str(fs->device));
+	jout_set(o, "fstype", jout_str(fs->fstype));
+	jout_set(o, "block_size", jout_u64(fs->blksize));
+	jout_set(o, "free_bytes", jout_u64(fs->free_bytes));
+	jout_set(o, "free_extents", jout_u64(fs->free_extents));
+	jout_set(o, "max_extent_bytes", jout_u64(fs->max_extent));
 	bins = json_array();
 	for (size_t i = 0; i < fs->nr_bins; i++) {
 		json_t *b = json_object();
 
-		json_object_set_new(b, "lo", ju(fs->bins[i].lo));
-		json_object_set_new(b, "hi", ju(fs->bins[i].hi));
-		json_object_set_new(b, "extents", ju(fs->bins[i].extents));
-		json_object_set_new(b, "bytes", ju(fs->bins[i].bytes));
-		json_array_append_new(bins, b);
+		jout_set(b, "lo", jout_u64(fs->bins[i].lo));
+		jout_set(b, "hi", jout_u64(fs->bins[i].hi));
+		jout_set(b, "extents", jout_u64(fs->bins[i].extents));
+		jout_set(b, "bytes", jout_u64(fs->bins[i].bytes));
+		jout_push(bins, b);
 	}
-	json_object_set_new(o, "histogram", bins);
+	jout_set(o, "histogram", bins);
 	g = json_object();
-	json_object_set_new(g, "groups", ju(fs->groups));
-	json_object_set_new(g, "mean", json_real(fs->grp_mean));
-	json_object_set_new(g, "p50", json_real(fs->grp_p50));
-	json_object_set_new(g, "p95", json_real(fs->grp_p95));
-	json_object_set_new(g, "max", json_real(fs->grp_max));
-	json_object_set_new(o, "group_frag_pct", g);
+	jout_set(g, "groups", jout_u64(fs->groups));
+	jout_set(g, "mean", jout_num(fs->grp_mean));
+	jout_set(g, "p50", jout_num(fs->grp_p50));
+	jout_set(g, "p95", jout_num(fs->grp_p95));
+	jout_set(g, "max", jout_num(fs->grp_max));
+	jout_set(o, "group_frag_pct", g);
 	return o;
 }

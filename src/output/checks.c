@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "output/csv.h"
+#include "util/jsonout.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -88,22 +89,22 @@ json_t *checks_json(const struct check_report *rep)
 	for (size_t i = 0; i < rep->nr; i++) {
 		const struct check_finding *f = &rep->f[i];
 
-		json_array_append_new(arr, json_pack(
+		jout_push(arr, json_pack(
 			"{s:s, s:s, s:s, s:s, s:b}", "id", f->id, "level",
 			check_level_name(f->level), "subject", f->subject,
 			"reason", f->reason, "accepted", f->accepted));
 	}
 	for (size_t i = 0; i < rep->nr_unchecked; i++)
-		json_array_append_new(un, json_string(rep->unchecked[i]));
-	json_object_set_new(o, "worst",
-			    json_string(check_level_name(check_worst(rep))));
-	json_object_set_new(o, "findings", arr);
-	json_object_set_new(o, "checked", json_integer((json_int_t)
+		jout_push(un, jout_str(rep->unchecked[i]));
+	jout_set(o, "worst",
+			    jout_str(check_level_name(check_worst(rep))));
+	jout_set(o, "findings", arr);
+	jout_set(o, "checked", json_integer((json_int_t)
 						       rep->nr_checked));
-	json_object_set_new(o, "recommendations",
+	jout_set(o, "recommendations",
 			    json_integer((json_int_t)rep->nr_checks));
-	json_object_set_new(o, "not_checked", un);
-	json_object_set_new(o, "coverage", json_string(cov));
+	jout_set(o, "not_checked", un);
+	jout_set(o, "coverage", jout_str(cov));
 	free(cov);
 	return o;
 }
@@ -118,9 +119,9 @@ json_t *facts_json(const struct run_rec *r)
 
 		if (!s) {
 			s = json_object();
-			json_object_set_new(o, f->scope, s);
+			jout_set(o, f->scope, s);
 		}
-		json_object_set_new(s, f->key, json_string(f->value));
+		jout_set(s, f->key, jout_str(f->value));
 	}
 	return o;
 }
@@ -132,8 +133,8 @@ void checks_json_add_run(json_t *run_obj, const struct run_rec *r)
 
 	check_opts_init(&o);
 	check_run(r, &o, &rep);
-	json_object_set_new(run_obj, "facts", facts_json(r));
-	json_object_set_new(run_obj, "checks", checks_json(&rep));
+	jout_set(run_obj, "facts", facts_json(r));
+	jout_set(run_obj, "checks", checks_json(&rep));
 	check_report_release(&rep);
 }
 

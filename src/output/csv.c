@@ -9,6 +9,7 @@
 
 #include "output/checks.h"
 #include "output/csv.h"
+#include "output/fmt.h"
 #include "output/provenance.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -308,7 +309,8 @@ static void csv_diffs(FILE *out, const struct cmp_table *t, size_t g)
 	strbuf_release(&s);
 }
 
-void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr)
+void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr,
+		       const struct compare_opts *o)
 {
 	static const char *const cols[] = {
 		"workload", "target", "phase", "metric", "unit", "better",
@@ -360,15 +362,14 @@ void csv_write_compare(FILE *out, const struct cmp_table *tabs, size_t nr)
 				csv_num(out, g ? d->p : nan, false);
 				csv_num(out, g && d->tested ? d->p_adj : nan,
 					false);
-				csv_num(out, g && d->verdict == CMP_SAME ?
-					d->mdc_pct : nan, false);
+				csv_num(out, g ? verdict_mdc_pct(d) : nan,
+					false);
 				if (g)
 					csv_int(out, d->significant, false);
 				else
 					csv_field(out, NULL, false);
-				csv_field(out, g ? compare_verdict_name(
-						d->verdict) : "baseline",
-					  false);
+				csv_field(out, g ? verdict_word(d, o) :
+					  "baseline", false);
 				csv_diffs(out, t, g);
 				csv_end(out);
 			}

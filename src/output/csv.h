@@ -25,6 +25,7 @@ void csv_write_run(FILE *out, const struct run_rec *r);
 /* One row per run (the `results` listing). */
 void csv_write_run_list(FILE *out, struct run_rec *const *runs, size_t nr);
 /* One row per (workload, phase, metric, group). */
-void csv_write_compare(FILE *out, const struct cmp_table *t, size_t nr);
+void csv_write_compare(FILE *out, const struct cmp_table *t, size_t nr,
+		       const struct compare_opts *o);
 
 #endif

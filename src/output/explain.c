@@ -9,9 +9,26 @@
 #include <string.h>
 
 #include "output/csv.h"
+#include "output/fmt.h"
 #include "output/html.h"
+#include "util/jsonout.h"
 
 /* A normalised figure: 4 significant digits, no exponent below 1e9. */
+
+/* The key metric's verdict in the words of every renderer, at the
+ * default practical threshold (the leads were built at compare's). */
+static const char *key_verdict(const struct explain_key *k)
+{
+	struct compare_opts o;
+	struct cmp_delta d;
+
+	compare_opts_init(&o);
+	memset(&d, 0, sizeof(d));
+	d.verdict = k->verdict;
+	d.mdc_pct = k->mdc_pct;
+	return verdict_word(&d, &o);
+}
+
 static void fmt_val(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
@@ -37,7 +54,7 @@ static void fmt_change(char *buf, size_t len, double pct, double lo,
 		snprintf(buf, len, "%+.1f%%", pct);
 }
 
-static const char *verdict_word(enum cmp_verdict v)
+static const char *change_word(enum cmp_verdict v)
 {
 	return v == CMP_WORSE ? "REGRESSION" : v == CMP_BETTER ? "improvement"
 							       : "";
@@ -93,7 +110,7 @@ void explain_print_text(FILE *out, const struct explain *e,
 			fmt_change(ch, sizeof(ch), key->pct, key->pct_lo,
 				   key->pct_hi);
 			fprintf(out, "    %s %s %s\n", key->metric, ch,
-				verdict_word(key->verdict));
+				change_word(key->verdict));
 		}
 		for (size_t l = 0; l < it->nr_leads; l++) {
 			const struct explain_lead *ld = &it->leads[l];
@@ -121,16 +138,16 @@ void explain_print_text(FILE *out, const struct explain *e,
 
 static json_t *num(double v)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	return isfinite(v) ? jout_num(v) : json_null();
 }
 
 static json_t *link_json(const struct explain_link *l)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "baseline", num(l->base));
-	json_object_set_new(o, "mean", num(l->mean));
-	json_object_set_new(o, "change_pct", num(l->pct));
+	jout_set(o, "baseline", num(l->base));
+	jout_set(o, "mean", num(l->mean));
+	jout_set(o, "change_pct", num(l->pct));
 	return o;
 }
 
@@ -138,82 +155,82 @@ json_t *explain_json(const struct explain *e, const struct cmp_table *tabs)
 {
 	json_t *root = json_object(), *arr = json_array();
 
-	json_object_set_new(root, "q", json_real(e->q));
-	json_object_set_new(root, "adjust", json_string("Benjamini-Hochberg"));
+	jout_set(root, "q", jout_num(e->q));
+	jout_set(root, "adjust", jout_str("Benjamini-Hochberg"));
 	for (size_t i = 0; i < e->nr; i++) {
 		const struct explain_item *it = &e->items[i];
 		const struct cmp_table *t = &tabs[it->table];
 		json_t *o = json_object(), *keys = json_array(),
 		       *leads = json_array();
 
-		json_object_set_new(o, "workload", json_string(t->workload));
-		json_object_set_new(o, "name", t->name ? json_string(t->name)
+		jout_set(o, "workload", jout_str(t->workload));
+		jout_set(o, "name", t->name ? jout_str(t->name)
 						       : json_null());
-		json_object_set_new(o, "configuration",
-				    json_string(t->labels[it->group]));
-		json_object_set_new(o, "baseline", json_string(t->labels[0]));
-		json_object_set_new(o, "phase", json_string(it->phase));
-		json_object_set_new(o, "per", it->per ? json_string(it->per)
+		jout_set(o, "configuration",
+				    jout_str(t->labels[it->group]));
+		jout_set(o, "baseline", jout_str(t->labels[0]));
+		jout_set(o, "phase", jout_str(it->phase));
+		jout_set(o, "per", it->per ? jout_str(it->per)
 						      : json_null());
-		json_object_set_new(o, "key_changed",
+		jout_set(o, "key_changed",
 				    json_boolean(it->changed));
 		for (size_t k = 0; k < it->nr_keys; k++) {
 			json_t *ko = json_object();
 
-			json_object_set_new(ko, "metric",
-					    json_string(it->keys[k].metric));
-			json_object_set_new(ko, "change_pct",
+			jout_set(ko, "metric",
+					    jout_str(it->keys[k].metric));
+			jout_set(ko, "change_pct",
 					    num(it->keys[k].pct));
-			json_object_set_new(ko, "verdict", json_string(
-				compare_verdict_name(it->keys[k].verdict)));
-			json_array_append_new(keys, ko);
+			jout_set(ko, "verdict", jout_str(
+				key_verdict(&it->keys[k])));
+			jout_push(keys, ko);
 		}
-		json_object_set_new(o, "keys", keys);
-		json_object_set_new(o, "tested", json_integer(
+		jout_set(o, "keys", keys);
+		jout_set(o, "tested", json_integer(
 						    (json_int_t)it->nr_tested));
-		json_object_set_new(o, "leads_total", json_integer(
+		jout_set(o, "leads_total", json_integer(
 					(json_int_t)it->nr_leads_all));
 		for (size_t l = 0; l < it->nr_leads; l++) {
 			const struct explain_lead *ld = &it->leads[l];
 			json_t *lo = json_object();
 
-			json_object_set_new(lo, "metric",
-					    json_string(ld->metric));
-			json_object_set_new(lo, "unit", json_string(ld->unit));
-			json_object_set_new(lo, "per", ld->per
-					    ? json_string(ld->per) : json_null());
-			json_object_set_new(lo, "baseline", num(ld->base));
-			json_object_set_new(lo, "mean", num(ld->mean));
+			jout_set(lo, "metric",
+					    jout_str(ld->metric));
+			jout_set(lo, "unit", jout_str(ld->unit));
+			jout_set(lo, "per", ld->per
+					    ? jout_str(ld->per) : json_null());
+			jout_set(lo, "baseline", num(ld->base));
+			jout_set(lo, "mean", num(ld->mean));
 			/* from 0: no ratio, change_pct null */
-			json_object_set_new(lo, "change_pct", num(ld->pct));
-			json_object_set_new(lo, "from_zero",
+			jout_set(lo, "change_pct", num(ld->pct));
+			jout_set(lo, "from_zero",
 					    json_boolean(isinf(ld->pct)));
-			json_object_set_new(lo, "change_lo_pct",
+			jout_set(lo, "change_lo_pct",
 					    num(ld->pct_lo));
-			json_object_set_new(lo, "change_hi_pct",
+			jout_set(lo, "change_hi_pct",
 					    num(ld->pct_hi));
-			json_object_set_new(lo, "p", num(ld->p));
-			json_object_set_new(lo, "q", num(ld->q));
-			json_object_set_new(lo, "floor_pct",
+			jout_set(lo, "p", num(ld->p));
+			jout_set(lo, "q", num(ld->q));
+			jout_set(lo, "floor_pct",
 					    num(ld->floor_pct));
-			json_array_append_new(leads, lo);
+			jout_push(leads, lo);
 		}
-		json_object_set_new(o, "leads", leads);
+		jout_set(o, "leads", leads);
 		if (it->layout.have && it->seeks_per_mib.have &&
 		    it->disk_s.have) {
 			json_t *c = json_object();
 
-			json_object_set_new(c, "layout_score",
+			jout_set(c, "layout_score",
 					    link_json(&it->layout));
-			json_object_set_new(c, "seeks_per_MiB",
+			jout_set(c, "seeks_per_MiB",
 					    link_json(&it->seeks_per_mib));
-			json_object_set_new(c, "disk_time_s",
+			jout_set(c, "disk_time_s",
 					    link_json(&it->disk_s));
-			json_object_set_new(o, "chain", c);
+			jout_set(o, "chain", c);
 		}
-		json_array_append_new(arr, o);
+		jout_push(arr, o);
 	}
-	json_object_set_new(root, "items", arr);
+	jout_set(root, "items", arr);
 	return root;
 }
 
@@ -254,7 +271,7 @@ void explain_print_html(FILE *out, const struct explain *e, size_t table_idx,
 			fputs(": ", out);
 			html_escape(out, it->keys[k].metric);
 			fprintf(out, " %s %s", ch,
-				verdict_word(it->keys[k].verdict));
+				change_word(it->keys[k].verdict));
 		}
 		fprintf(out, " (%zu co-metrics tested)</p>\n", it->nr_tested);
 		if (!it->nr_leads) {

@@ -11,6 +11,7 @@
 #include "order.h"
 #include "output/chart.h"
 #include "output/checks.h"
+#include "output/fmt.h"
 #include "output/html.h"
 #include "output/explain.h"
 #include "output/html_internal.h"
@@ -29,6 +30,9 @@ static const char html_css[] =
 	"th{background:#eef}td.l,th.l{text-align:left}"
 	"tr.better td.v{background:#d9f2d9}tr.worse td.v{background:#f8d0d0}"
 	"pre{background:#f6f6f6;padding:.6em;overflow-x:auto}"
+	"section.provenance pre{white-space:pre-wrap;"
+	"overflow-wrap:anywhere}"
+	"table.summary{font-size:.95em}"
 	".charts{display:flex;flex-wrap:wrap;gap:8px}"
 	".charts svg{border:1px solid #ddd;width:calc(50% - 10px);"
 	"min-width:320px;height:auto}"
@@ -60,18 +64,17 @@ void html_escape(FILE *out, const char *s)
 	}
 }
 
+/* Four significant digits (output/fmt.h); "-" for no value. */
 static void num(FILE *out, double v)
 {
-	if (!isfinite(v))
-		fputs("&ndash;", out);
-	else {
-		/* 4 significant digits, never scientific notation */
-		double a = fabs(v);
-		int d = a == 0 || a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 :
-			a >= 1 ? 3 : 3 - (int)floor(log10(a));
+	char buf[48];
 
-		fprintf(out, "%.*f", d > 9 ? 9 : d, v);
+	if (!isfinite(v)) {
+		fputs("&ndash;", out);
+		return;
 	}
+	fmt_sig4(buf, sizeof(buf), v);
+	fputs(buf, out);
 }
 
 static void pct(FILE *out, double v)
@@ -82,31 +85,23 @@ static void pct(FILE *out, double v)
 		fputs("&ndash;", out);
 }
 
-static const char *verdict_text(const struct cmp_delta *d)
+/* The verdict in the words of every renderer (output/fmt.h), marked
+ * for the eye. */
+static void verdict_cell(FILE *out, const struct cmp_delta *d,
+			 const struct compare_opts *o)
 {
-	switch (d->verdict) {
-	case CMP_BETTER:
-		return "&#9733; improvement";
-	case CMP_WORSE:
-		return "&#9888; regression";
-	case CMP_SAME:
-		return "no significant change";
-	case CMP_INFO:
-		return "no verdict";
-	case CMP_FAILED:
-		return "&#9888; FAILED run";
-	case CMP_SHORT:
-		return "too short to judge";
-	case CMP_EQUIV:
-		return "equivalent";
-	case CMP_NA:
-		break;
-	}
-	return "too few samples";
+	char v[64];
+
+	verdict_text(v, sizeof(v), d, o);
+	if (d->verdict == CMP_BETTER)
+		fputs("&#9733; ", out);
+	else if (d->verdict == CMP_WORSE || d->verdict == CMP_FAILED)
+		fputs("&#9888; ", out);
+	html_escape(out, v);
 }
 
 static void row_table(FILE *out, const struct cmp_table *t,
-		      const struct cmp_row *row)
+		      const struct cmp_row *row, const struct compare_opts *o)
 {
 	fputs("<table><tr><th class=l>config</th><th>n reps</th>"
 	      "<th>instances</th><th>mean</th>"
@@ -174,12 +169,13 @@ static void row_table(FILE *out, const struct cmp_table *t,
 		else
 			fputs("&ndash;", out);
 		fputs("</td><td>", out);
-		if (d->verdict == CMP_SAME && isfinite(d->mdc_pct))
-			fprintf(out, "%.1f%%", d->mdc_pct);
+		if (isfinite(verdict_mdc_pct(d)))
+			fprintf(out, "%.1f%%", verdict_mdc_pct(d));
 		else
 			fputs("&ndash;", out);
-		fprintf(out, "</td><td class=\"l v\">%s</td></tr>\n",
-			verdict_text(d));
+		fputs("</td><td class=\"l v\">", out);
+		verdict_cell(out, d, o);
+		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
 }
@@ -304,7 +300,7 @@ static int series_chart(FILE *out, const struct html_section *sec,
 			ALLOC_GROW(names, n + 1, alloc);
 			ALLOC_GROW(y, n + 1, a2);
 			ALLOC_GROW(ny, n + 1, a3);
-			names[n] = xasprintf("%s rep %zu", t->labels[g], r);
+			names[n] = xasprintf("%s rep %zu", t->labels[g], r + 1);
 			y[n] = v;
 			ny[n++] = len;
 		}
@@ -510,6 +506,122 @@ static void rollup(FILE *out, const struct cmp_table *t,
 	fputs("</table>\n", out);
 }
 
+/* ---- the answer first: one summary table at the top ---- */
+
+static void interval(FILE *out, double lo, double hi, bool percent)
+{
+	if (!isfinite(lo) || !isfinite(hi)) {
+		fputs("&ndash;", out);
+		return;
+	}
+	fputc('[', out);
+	if (percent)
+		pct(out, lo);
+	else
+		num(out, lo);
+	fputs(", ", out);
+	if (percent)
+		pct(out, hi);
+	else
+		num(out, hi);
+	fputc(']', out);
+}
+
+static void summary_name(FILE *out, const struct cmp_table *t)
+{
+	html_escape(out, t->workload);
+	if (t->name) {
+		fputs(t->name_is_options ? " with " : " on ", out);
+		html_escape(out, t->name);
+	}
+}
+
+/*
+ * Each comparison's key metrics, per configuration: mean and its 95 %
+ * interval, the change and its interval, the verdict (the words of
+ * output/fmt.h); then the roll-up with its interval.  The first table
+ * of the page (tests/t/t7100-report.sh opens it in a browser).
+ */
+static void summary(FILE *out, const struct html_section *secs, size_t nr,
+		    const struct compare_opts *o)
+{
+	fputs("<section class=summary>\n<h2>summary</h2>\n"
+	      "<table class=summary id=summary><tr><th class=l>workload</th>"
+	      "<th class=l>key metric [unit]</th><th class=l>config</th>"
+	      "<th>mean</th><th>95% CI of mean</th><th>change</th>"
+	      "<th>95% CI of change</th><th class=l>verdict</th></tr>\n", out);
+	for (size_t i = 0; i < nr; i++) {
+		const struct cmp_table *t = secs[i].table;
+
+		for (size_t r = 0; r < t->nr_rows; r++) {
+			const struct cmp_row *row = &t->rows[r];
+
+			if (!row->key)
+				continue;
+			for (size_t g = 0; g < t->nr_groups; g++) {
+				const struct cmp_stat *st = &row->st[g];
+				const struct cmp_delta *d = &row->d[g];
+				const char *cls = g && d->verdict == CMP_BETTER
+						  ? "better" : g && d->verdict ==
+						  CMP_WORSE ? "worse" : "";
+
+				fprintf(out, "<tr class=\"%s\"><td class=l>",
+					cls);
+				summary_name(out, t);
+				fputs("</td><td class=l>", out);
+				html_escape(out, row->phase);
+				fputc(' ', out);
+				html_escape(out, row->metric);
+				fputs(" [", out);
+				html_escape(out, row->unit);
+				fputs("]</td><td class=l>", out);
+				html_escape(out, t->labels[g]);
+				fputs("</td><td>", out);
+				num(out, st->mean);
+				fputs("</td><td>", out);
+				interval(out, st->ci_lo, st->ci_hi, false);
+				fputs("</td><td class=v>", out);
+				if (g)
+					pct(out, d->pct);
+				fputs("</td><td>", out);
+				if (g)
+					interval(out, d->pct_lo, d->pct_hi,
+						 true);
+				fputs("</td><td class=\"l v\">", out);
+				if (g)
+					verdict_cell(out, d, o);
+				else
+					fputs("baseline", out);
+				fputs("</td></tr>\n", out);
+			}
+		}
+		for (size_t g = 1; g < t->nr_groups; g++) {
+			fputs("<tr><td class=l>", out);
+			summary_name(out, t);
+			fputs("</td><td class=l>roll-up: geometric mean of the "
+			      "key metrics' ratios (&gt; 1 is better)</td>"
+			      "<td class=l>", out);
+			html_escape(out, t->labels[g]);
+			fputs("</td><td>", out);
+			num(out, t->rollup[g]);
+			fputs("</td><td>", out);
+			interval(out, t->rollup_lo[g], t->rollup_hi[g], false);
+			fputs("</td><td class=v>", out);
+			pct(out, 100 * (t->rollup[g] - 1));
+			fputs("</td><td>", out);
+			interval(out, 100 * (t->rollup_lo[g] - 1),
+				 100 * (t->rollup_hi[g] - 1), true);
+			fprintf(out, "</td><td class=l>over %zu key metrics%s"
+				"</td></tr>\n", t->rollup_n[g],
+				t->failed[0] || t->failed[g] ?
+				"; a run FAILED" : "");
+		}
+	}
+	fputs("</table>\n<p class=note>Intervals are 95 %; the roll-up's "
+	      "takes the metrics as independent.  Details follow per "
+	      "workload.</p>\n</section>\n", out);
+}
+
 /*
  * What was measured, at the top: the provenance of every run the report
  * draws from (configurations of one run share it).
@@ -669,6 +781,7 @@ int html_write_report(FILE *out, const char *title,
 		html_css);
 	html_escape(out, title);
 	fputs("</h1>\n", out);
+	summary(out, secs, nr, o);
 	html_provenance(out, secs, nr);
 	fprintf(out, "<p class=note>The sample is the repetition: "
 		"each phase gives one figure per repetition (its instances "
@@ -703,11 +816,14 @@ int html_write_report(FILE *out, const char *title,
 		if (secs[i].explain)
 			explain_print_html(out, secs[i].explain,
 					   secs[i].table_idx, t);
-		for (size_t r = 0; r < t->nr_rows && !rc; r++) {
-			const struct cmp_row *row = &t->rows[r];
+		/* the key metrics first, then the rest (pass 1) */
+		for (size_t k = 0; k < 2 * t->nr_rows && !rc; k++) {
+			const struct cmp_row *row = &t->rows[k % t->nr_rows];
+			bool pass2 = k >= t->nr_rows;
 			long idx;
 
-			if (!row->shown || interval_name(row->metric, &idx))
+			if (!row->shown || interval_name(row->metric, &idx) ||
+			    row->key == pass2)
 				continue;
 			fputs("<h3>", out);
 			html_escape(out, row->phase);
@@ -718,7 +834,7 @@ int html_write_report(FILE *out, const char *title,
 			fprintf(out, "] <span class=note>(%s mean%s)</span>"
 				"</h3>\n", compare_mean_name(row),
 				row->key ? ", key metric" : "");
-			row_table(out, t, row);
+			row_table(out, t, row, o);
 			rc = row_charts(out, t, row, &id);
 		}
 		if (!rc)

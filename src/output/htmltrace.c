@@ -180,12 +180,12 @@ static void fig_fill(struct trace_fig *f)
 	if (p->rqs_total > p->nr_rqs)
 		f->title = xasprintf("%s on %s, rep %zu: %llu requests "
 				     "(%zu drawn), %.0f seeks", p->name,
-				     f->label, f->rep,
+				     f->label, f->rep + 1,
 				     (unsigned long long)p->rqs_total,
 				     p->nr_rqs, seeks ? seeks->value : 0);
 	else
 		f->title = xasprintf("%s on %s, rep %zu: %llu requests, "
-				     "%.0f seeks", p->name, f->label, f->rep,
+				     "%.0f seeks", p->name, f->label, f->rep + 1,
 				     (unsigned long long)p->rqs_total,
 				     seeks ? seeks->value : 0);
 }

@@ -22,40 +22,11 @@
 #include "compare/load.h"
 #include "compare/session.h"
 #include "output/checks.h"
+#include "output/fmt.h"
 #include "output/provenance.h"
+#include "util/jsonout.h"
 #include "util/util.h"
 #include "util/version.h"
-
-/* jansson refuses invalid UTF-8; a stray byte in a path must not lose
- * the whole document, so replace such bytes with '?'. */
-static json_t *jstr(const char *s)
-{
-	json_t *j;
-	char *copy;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	copy = xstrdup(s);
-	for (unsigned char *p = (unsigned char *)copy; *p; p++)
-		if (*p >= 0x80)
-			*p = '?';
-	j = json_string(copy);
-	free(copy);
-	return j ? j : json_null();
-}
-
-static json_t *jreal(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *ju64(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
 
 json_t *json_time_iso(int64_t t)
 {
@@ -66,7 +37,7 @@ json_t *json_time_iso(int64_t t)
 	if (!t || !gmtime_r(&tt, &tm))
 		return json_null();
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return json_string(buf);
+	return jout_str(buf);
 }
 
 static const char *better_str(enum better b)
@@ -81,37 +52,31 @@ static const char *phase_status_str(enum phase_status s)
 	       s == PHASE_INTERRUPTED ? "interrupted" : "ok";
 }
 
-static void set(json_t *o, const char *key, json_t *v)
-{
-	if (json_object_set_new(o, key, v ? v : json_null()))
-		BUG("cannot set JSON key '%s'", key);
-}
-
 static json_t *target_json(const struct target_rec *t)
 {
 	json_t *o = json_object();
 
-	set(o, "id", json_integer(t->id));
-	set(o, "idx", json_integer(t->idx));
-	set(o, "rep", json_integer(t->rep));
-	set(o, "spec", jstr(t->spec));
-	set(o, "name", jstr(t->name));
-	set(o, "kind", jstr(t->kind));
-	set(o, "fstype", jstr(t->fstype));
-	set(o, "mkfs_opts", jstr(t->mkfs_opts));
-	set(o, "mount_opts", jstr(t->mount_opts));
-	set(o, "eff_mount_opts", jstr(t->eff_mount_opts));
-	set(o, "device", jstr(t->device));
-	set(o, "uuid", jstr(t->uuid));
-	set(o, "mkfs_version", jstr(t->mkfs_version));
+	jout_set(o, "id", json_integer(t->id));
+	jout_set(o, "idx", json_integer(t->idx));
+	jout_set(o, "rep", json_integer(t->rep));
+	jout_set(o, "spec", jout_str(t->spec));
+	jout_set(o, "name", jout_str(t->name));
+	jout_set(o, "kind", jout_str(t->kind));
+	jout_set(o, "fstype", jout_str(t->fstype));
+	jout_set(o, "mkfs_opts", jout_str(t->mkfs_opts));
+	jout_set(o, "mount_opts", jout_str(t->mount_opts));
+	jout_set(o, "eff_mount_opts", jout_str(t->eff_mount_opts));
+	jout_set(o, "device", jout_str(t->device));
+	jout_set(o, "uuid", jout_str(t->uuid));
+	jout_set(o, "mkfs_version", jout_str(t->mkfs_version));
 	{
 		char *mkfs = provenance_mkfs_command(t);
 
-		set(o, "mkfs_command", jstr(mkfs));
+		jout_set(o, "mkfs_command", jout_str(mkfs));
 		free(mkfs);
 	}
-	set(o, "path", jstr(t->path));
-	set(o, "size", ju64(t->size));
+	jout_set(o, "path", jout_str(t->path));
+	jout_set(o, "size", jout_u64(t->size));
 	return o;
 }
 
@@ -119,10 +84,10 @@ static json_t *metric_json(const struct metric *m)
 {
 	json_t *o = json_object();
 
-	set(o, "name", jstr(m->name));
-	set(o, "value", jreal(m->value));
-	set(o, "unit", jstr(m->unit));
-	set(o, "better", json_string(better_str(m->better)));
+	jout_set(o, "name", jout_str(m->name));
+	jout_set(o, "value", jout_num(m->value));
+	jout_set(o, "unit", jout_str(m->unit));
+	jout_set(o, "better", jout_str(better_str(m->better)));
 	return o;
 }
 
@@ -130,12 +95,12 @@ static json_t *worker_json(const struct worker_rec *w)
 {
 	json_t *o = json_object();
 
-	set(o, "worker", json_integer(w->worker));
-	set(o, "start_ns", ju64(w->start_ns));
-	set(o, "end_ns", ju64(w->end_ns));
-	set(o, "bytes", ju64(w->bytes));
-	set(o, "files", ju64(w->files));
-	set(o, "ops", ju64(w->ops));
+	jout_set(o, "worker", json_integer(w->worker));
+	jout_set(o, "start_ns", jout_u64(w->start_ns));
+	jout_set(o, "end_ns", jout_u64(w->end_ns));
+	jout_set(o, "bytes", jout_u64(w->bytes));
+	jout_set(o, "files", jout_u64(w->files));
+	jout_set(o, "ops", jout_u64(w->ops));
 	return o;
 }
 
@@ -148,20 +113,20 @@ static json_t *sample_json(const struct phase_rec *p)
 {
 	json_t *o = json_object(), *rows = json_array();
 
-	set(o, "total", ju64(p->rqs_total));
-	set(o, "stored", ju64(p->nr_rqs));
-	set(o, "thinned", json_boolean(p->rqs_total > p->nr_rqs));
-	set(o, "columns", json_pack("[s, s, s, s]", "t_ns", "sector", "bytes",
+	jout_set(o, "total", jout_u64(p->rqs_total));
+	jout_set(o, "stored", jout_u64(p->nr_rqs));
+	jout_set(o, "thinned", json_boolean(p->rqs_total > p->nr_rqs));
+	jout_set(o, "columns", json_pack("[s, s, s, s]", "t_ns", "sector", "bytes",
 				    "rw"));
 	for (size_t i = 0; i < p->nr_rqs; i++) {
 		const struct rq_sample *q = &p->rqs[i];
 		char rw[2] = { q->rw, '\0' };
 
-		json_array_append_new(rows, json_pack(
-			"[o, o, I, s]", ju64(q->t_ns), ju64(q->sector),
+		jout_push(rows, json_pack(
+			"[o, o, I, s]", jout_u64(q->t_ns), jout_u64(q->sector),
 			(json_int_t)q->bytes, rw));
 	}
-	set(o, "requests", rows);
+	jout_set(o, "requests", rows);
 	return o;
 }
 
@@ -170,42 +135,42 @@ static json_t *phase_json(const struct phase_rec *p)
 	const struct measure *m = &p->m;
 	json_t *o = json_object(), *arr, *dev;
 
-	set(o, "seq", json_integer(p->seq));
-	set(o, "name", jstr(p->name));
-	set(o, "label", jstr(p->label));
-	set(o, "status", json_string(phase_status_str(p->status)));
-	set(o, "error", jstr(p->error));
-	set(o, "start_ns", ju64(m->start_ns));
-	set(o, "wall_ns", ju64(m->wall_ns));
-	set(o, "wall_s", json_real((double)m->wall_ns / 1e9));
-	set(o, "user_s", json_real((double)m->user_ns / 1e9));
-	set(o, "sys_s", json_real((double)m->sys_ns / 1e9));
-	set(o, "sys_busy_pct",
-	    m->sys_busy_pct < 0 ? json_null() : jreal(m->sys_busy_pct));
+	jout_set(o, "seq", json_integer(p->seq));
+	jout_set(o, "name", jout_str(p->name));
+	jout_set(o, "label", jout_str(p->label));
+	jout_set(o, "status", jout_str(phase_status_str(p->status)));
+	jout_set(o, "error", jout_str(p->error));
+	jout_set(o, "start_ns", jout_u64(m->start_ns));
+	jout_set(o, "wall_ns", jout_u64(m->wall_ns));
+	jout_set(o, "wall_s", jout_num((double)m->wall_ns / 1e9));
+	jout_set(o, "user_s", jout_num((double)m->user_ns / 1e9));
+	jout_set(o, "sys_s", jout_num((double)m->sys_ns / 1e9));
+	jout_set(o, "sys_busy_pct",
+	    m->sys_busy_pct < 0 ? json_null() : jout_num(m->sys_busy_pct));
 	if (m->have_dev) {
 		dev = json_object();
-		set(dev, "rd_ios", ju64(m->rd_ios));
-		set(dev, "rd_bytes", ju64(m->rd_bytes));
-		set(dev, "wr_ios", ju64(m->wr_ios));
-		set(dev, "wr_bytes", ju64(m->wr_bytes));
+		jout_set(dev, "rd_ios", jout_u64(m->rd_ios));
+		jout_set(dev, "rd_bytes", jout_u64(m->rd_bytes));
+		jout_set(dev, "wr_ios", jout_u64(m->wr_ios));
+		jout_set(dev, "wr_bytes", jout_u64(m->wr_bytes));
 	} else {
 		dev = json_null();
 	}
-	set(o, "device", dev);
-	set(o, "bytes", ju64(p->bytes));
-	set(o, "files", ju64(p->files));
-	set(o, "ops", ju64(p->ops));
-	set(o, "too_short", json_boolean(p->too_short));
+	jout_set(o, "device", dev);
+	jout_set(o, "bytes", jout_u64(p->bytes));
+	jout_set(o, "files", jout_u64(p->files));
+	jout_set(o, "ops", jout_u64(p->ops));
+	jout_set(o, "too_short", json_boolean(p->too_short));
 	arr = json_array();
 	for (size_t i = 0; i < p->nr_metrics; i++)
-		json_array_append_new(arr, metric_json(&p->metrics[i]));
-	set(o, "metrics", arr);
+		jout_push(arr, metric_json(&p->metrics[i]));
+	jout_set(o, "metrics", arr);
 	arr = json_array();
 	for (size_t i = 0; i < p->nr_workers; i++)
-		json_array_append_new(arr, worker_json(&p->workers[i]));
-	set(o, "workers", arr);
+		jout_push(arr, worker_json(&p->workers[i]));
+	jout_set(o, "workers", arr);
 	if (p->rqs_total || p->nr_rqs)
-		set(o, "trace_sample", sample_json(p));
+		jout_set(o, "trace_sample", sample_json(p));
 	return o;
 }
 
@@ -214,18 +179,18 @@ static json_t *wlrun_json(const struct run_rec *r, const struct wlrun_rec *w)
 	const struct target_rec *t = run_rec_target(r, w);
 	json_t *o = json_object(), *arr;
 
-	set(o, "id", json_integer(w->id));
-	set(o, "workload", jstr(w->workload));
-	set(o, "options", jstr(w->options));
-	set(o, "rep", json_integer(w->rep));
+	jout_set(o, "id", json_integer(w->id));
+	jout_set(o, "workload", jout_str(w->workload));
+	jout_set(o, "options", jout_str(w->options));
+	jout_set(o, "rep", json_integer(w->rep));
 	if (w->pos >= 0)
-		set(o, "pos", json_integer(w->pos));
-	set(o, "status", jstr(w->status));
-	set(o, "target", t ? json_integer(t - r->targets) : json_null());
+		jout_set(o, "pos", json_integer(w->pos));
+	jout_set(o, "status", jout_str(w->status));
+	jout_set(o, "target", t ? json_integer(t - r->targets) : json_null());
 	arr = json_array();
 	for (size_t i = 0; i < w->nr_phases; i++)
-		json_array_append_new(arr, phase_json(&w->phases[i]));
-	set(o, "phases", arr);
+		jout_push(arr, phase_json(&w->phases[i]));
+	jout_set(o, "phases", arr);
 	return o;
 }
 
@@ -234,28 +199,28 @@ static json_t *until_json(const struct run_rec *r)
 {
 	json_t *o = json_object(), *arr = json_array();
 
-	set(o, "rule", jstr(r->until_rule));
-	set(o, "decision", jstr(r->decision));
-	set(o, "repetitions", json_integer(r->decision_reps));
+	jout_set(o, "rule", jout_str(r->until_rule));
+	jout_set(o, "decision", jout_str(r->decision));
+	jout_set(o, "repetitions", json_integer(r->decision_reps));
 	for (size_t i = 0; i < r->nr_decisions; i++) {
 		const struct decision_rec *d = &r->decisions[i];
 		json_t *c = json_object();
 
-		set(c, "workload", jstr(d->workload));
-		set(c, "name", jstr(d->name));
-		set(c, "phase", jstr(d->phase));
-		set(c, "metric", jstr(d->metric));
-		set(c, "configuration", jstr(d->label));
-		set(c, "verdict", jstr(d->verdict));
-		set(c, "decided_at", d->reps ? json_integer(d->reps)
+		jout_set(c, "workload", jout_str(d->workload));
+		jout_set(c, "name", jout_str(d->name));
+		jout_set(c, "phase", jout_str(d->phase));
+		jout_set(c, "metric", jout_str(d->metric));
+		jout_set(c, "configuration", jout_str(d->label));
+		jout_set(c, "verdict", jout_str(d->verdict));
+		jout_set(c, "decided_at", d->reps ? json_integer(d->reps)
 					     : json_null());
-		set(c, "change_pct", jreal(d->pct));
-		set(c, "change_ci_lo_pct", jreal(d->lo_pct));
-		set(c, "change_ci_hi_pct", jreal(d->hi_pct));
-		set(c, "mdc_pct", jreal(d->mdc_pct));
-		json_array_append_new(arr, c);
+		jout_set(c, "change_pct", jout_num(d->pct));
+		jout_set(c, "change_ci_lo_pct", jout_num(d->lo_pct));
+		jout_set(c, "change_ci_hi_pct", jout_num(d->hi_pct));
+		jout_set(c, "mdc_pct", jout_num(d->mdc_pct));
+		jout_push(arr, c);
 	}
-	set(o, "comparisons", arr);
+	jout_set(o, "comparisons", arr);
 	return o;
 }
 
@@ -263,41 +228,32 @@ static json_t *run_json(const struct run_rec *r)
 {
 	json_t *o = json_object(), *arr;
 
-	set(o, "id", json_integer(r->id));
-	set(o, "started", json_time_iso(r->started));
-	set(o, "started_unix", json_integer(r->started));
-	set(o, "finished", json_time_iso(r->finished));
-	set(o, "finished_unix",
+	jout_set(o, "id", json_integer(r->id));
+	jout_set(o, "started", json_time_iso(r->started));
+	jout_set(o, "started_unix", json_integer(r->started));
+	jout_set(o, "finished", json_time_iso(r->finished));
+	jout_set(o, "finished_unix",
 	    r->finished ? json_integer(r->finished) : json_null());
-	set(o, "host", jstr(r->host));
-	set(o, "kernel", jstr(r->kernel));
-	set(o, "version", jstr(r->version));
-	set(o, "cmdline", jstr(r->cmdline));
-	/* JSON consumers read integers as int64 (or double): a seed that
-	 * does not fit goes out as its decimal string instead of wrapping. */
-	if (r->seed > INT64_MAX) {
-		char buf[24];
-
-		snprintf(buf, sizeof(buf), "%llu",
-			 (unsigned long long)r->seed);
-		set(o, "seed", json_string(buf));
-	} else {
-		set(o, "seed", ju64(r->seed));
-	}
-	set(o, "tag", jstr(r->tag));
-	set(o, "status", jstr(r->status));
+	jout_set(o, "host", jout_str(r->host));
+	jout_set(o, "kernel", jout_str(r->kernel));
+	jout_set(o, "version", jout_str(r->version));
+	jout_set(o, "cmdline", jout_str(r->cmdline));
+	/* above INT64_MAX: its decimal string (util/jsonout.h) */
+	jout_set(o, "seed", jout_u64(r->seed));
+	jout_set(o, "tag", jout_str(r->tag));
+	jout_set(o, "status", jout_str(r->status));
 	if (r->target_order)
-		set(o, "target_order", jstr(r->target_order));
+		jout_set(o, "target_order", jout_str(r->target_order));
 	if (r->until_rule)
-		set(o, "until", until_json(r));
+		jout_set(o, "until", until_json(r));
 	arr = json_array();
 	for (size_t i = 0; i < r->nr_targets; i++)
-		json_array_append_new(arr, target_json(&r->targets[i]));
-	set(o, "targets", arr);
+		jout_push(arr, target_json(&r->targets[i]));
+	jout_set(o, "targets", arr);
 	arr = json_array();
 	for (size_t i = 0; i < r->nr_wlruns; i++)
-		json_array_append_new(arr, wlrun_json(r, &r->wlruns[i]));
-	set(o, "workloads", arr);
+		jout_push(arr, wlrun_json(r, &r->wlruns[i]));
+	jout_set(o, "workloads", arr);
 	checks_json_add_run(o, r);
 	return o;
 }
@@ -311,12 +267,12 @@ static json_t *provenance_json(const struct run_rec *r)
 {
 	json_t *o = json_object(), *arr = json_array();
 
-	set(o, "date", json_time_iso(r->started));
-	set(o, "host", jstr(r->host));
-	set(o, "kernel", jstr(r->kernel));
-	set(o, "fslab_version", jstr(r->version));
-	set(o, "command", jstr(r->cmdline));
-	set(o, "seed", r->seed > INT64_MAX ? json_null() : ju64(r->seed));
+	jout_set(o, "date", json_time_iso(r->started));
+	jout_set(o, "host", jout_str(r->host));
+	jout_set(o, "kernel", jout_str(r->kernel));
+	jout_set(o, "fslab_version", jout_str(r->version));
+	jout_set(o, "command", jout_str(r->cmdline));
+	jout_set(o, "seed", jout_u64(r->seed));
 	for (size_t i = 0; i < r->nr_targets; i++) {
 		const struct target_rec *t = &r->targets[i];
 		json_t *to;
@@ -326,45 +282,43 @@ static json_t *provenance_json(const struct run_rec *r)
 			continue;
 		to = json_object();
 		mkfs = provenance_mkfs_command(t);
-		set(to, "name", jstr(t->name));
-		set(to, "spec", jstr(t->spec));
-		set(to, "device", jstr(t->device));
-		set(to, "size", ju64(t->size));
-		set(to, "mkfs_command", jstr(mkfs));
-		set(to, "mkfs_version", jstr(t->mkfs_version));
-		set(to, "mount_options", jstr(t->eff_mount_opts));
+		jout_set(to, "name", jout_str(t->name));
+		jout_set(to, "spec", jout_str(t->spec));
+		jout_set(to, "device", jout_str(t->device));
+		jout_set(to, "size", jout_u64(t->size));
+		jout_set(to, "mkfs_command", jout_str(mkfs));
+		jout_set(to, "mkfs_version", jout_str(t->mkfs_version));
+		jout_set(to, "mount_options", jout_str(t->eff_mount_opts));
 		free(mkfs);
-		json_array_append_new(arr, to);
+		jout_push(arr, to);
 	}
-	set(o, "targets", arr);
+	jout_set(o, "targets", arr);
 	arr = json_array();
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		const struct wlrun_rec *w = &r->wlruns[i];
 
 		if (provenance_first_workload(r, i))
-			json_array_append_new(arr, json_pack(
-				"{s:o, s:o}", "workload", jstr(w->workload),
-				"options", jstr(w->options)));
+			jout_push(arr, json_pack(
+				"{s:o, s:o}", "workload", jout_str(w->workload),
+				"options", jout_str(w->options)));
 	}
-	set(o, "workloads", arr);
+	jout_set(o, "workloads", arr);
 	return o;
 }
 
 char *json_dump_run(const struct run_rec *r)
 {
 	json_t *root = json_object();
-	char *s, *out;
+	char *out;
 
-	set(root, "format_version", json_integer(FSLAB_JSON_FORMAT_VERSION));
-	set(root, "fslab_version", json_string(FSLAB_VERSION));
-	set(root, "provenance", provenance_json(r));
-	set(root, "run", run_json(r));
-	s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	jout_set(root, "format_version", json_integer(FSLAB_JSON_FORMAT_VERSION));
+	jout_set(root, "fslab_version", jout_str(FSLAB_VERSION));
+	jout_set(root, "provenance", provenance_json(r));
+	jout_set(root, "run", run_json(r));
+	out = jout_dumps(root);
 	json_decref(root);
-	if (!s)
+	if (!out)
 		die("cannot serialize run %lld to JSON", (long long)r->id);
-	out = xasprintf("%s\n", s);
-	free(s);
 	return out;
 }
 
@@ -419,148 +373,141 @@ out:
 
 /* ---- a comparison (fslab compare --format json) ---- */
 
-static json_t *jarr(const double *x, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, jreal(x[i]));
-	return a;
-}
-
-static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row)
+static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row,
+		       const struct compare_opts *co)
 {
 	json_t *o = json_object(), *groups = json_array();
 
-	json_object_set_new(o, "phase", json_string(row->phase));
-	json_object_set_new(o, "metric", json_string(row->metric));
-	json_object_set_new(o, "unit", json_string(row->unit));
-	json_object_set_new(o, "better", json_string(better_str(row->better)));
-	json_object_set_new(o, "key", json_boolean(row->key));
-	json_object_set_new(o, "traced", json_boolean(row->traced));
-	json_object_set_new(o, "mean_kind",
-			    json_string(compare_mean_name(row)));
+	jout_set(o, "phase", jout_str(row->phase));
+	jout_set(o, "metric", jout_str(row->metric));
+	jout_set(o, "unit", jout_str(row->unit));
+	jout_set(o, "better", jout_str(better_str(row->better)));
+	jout_set(o, "key", json_boolean(row->key));
+	jout_set(o, "traced", json_boolean(row->traced));
+	jout_set(o, "mean_kind",
+			    jout_str(compare_mean_name(row)));
 	for (size_t g = 0; g < t->nr_groups; g++) {
 		const struct cmp_stat *s = &row->st[g];
 		const struct cmp_delta *d = &row->d[g];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "group", json_string(t->labels[g]));
-		json_object_set_new(j, "n", json_integer((json_int_t)s->n));
-		json_object_set_new(j, "instances",
+		jout_set(j, "group", jout_str(t->labels[g]));
+		jout_set(j, "n", json_integer((json_int_t)s->n));
+		jout_set(j, "instances",
 				    json_integer((json_int_t)s->nr_inst));
-		json_object_set_new(j, "mean", jreal(s->mean));
-		json_object_set_new(j, "sd", jreal(s->sd));
-		json_object_set_new(j, "cov_pct", jreal(s->cov_pct));
-		json_object_set_new(j, "min", jreal(s->min));
-		json_object_set_new(j, "max", jreal(s->max));
-		json_object_set_new(j, "ci_lo", jreal(s->ci_lo));
-		json_object_set_new(j, "ci_hi", jreal(s->ci_hi));
-		json_object_set_new(j, "wall_s", jreal(s->wall_s));
-		json_object_set_new(j, "samples", jarr(s->x, s->n));
-		json_object_set_new(j, "instance_values",
-				    jarr(s->inst, s->nr_inst));
+		jout_set(j, "mean", jout_num(s->mean));
+		jout_set(j, "sd", jout_num(s->sd));
+		jout_set(j, "cov_pct", jout_num(s->cov_pct));
+		jout_set(j, "min", jout_num(s->min));
+		jout_set(j, "max", jout_num(s->max));
+		jout_set(j, "ci_lo", jout_num(s->ci_lo));
+		jout_set(j, "ci_hi", jout_num(s->ci_hi));
+		jout_set(j, "wall_s", jout_num(s->wall_s));
+		jout_set(j, "samples", jout_nums(s->x, s->n));
+		jout_set(j, "instance_values",
+				    jout_nums(s->inst, s->nr_inst));
 		if (g) {
 			json_t *v = json_object();
 
-			json_object_set_new(v, "ratio", jreal(d->ratio));
-			json_object_set_new(v, "change_pct", jreal(d->pct));
-			json_object_set_new(v, "change_ci_lo_pct",
-					    jreal(d->pct_lo));
-			json_object_set_new(v, "change_ci_hi_pct",
-					    jreal(d->pct_hi));
-			json_object_set_new(v, "p", jreal(d->p));
-			json_object_set_new(v, "p_adj", jreal(d->tested ?
+			jout_set(v, "ratio", jout_num(d->ratio));
+			jout_set(v, "change_pct", jout_num(d->pct));
+			jout_set(v, "change_ci_lo_pct",
+					    jout_num(d->pct_lo));
+			jout_set(v, "change_ci_hi_pct",
+					    jout_num(d->pct_hi));
+			jout_set(v, "p", jout_num(d->p));
+			jout_set(v, "p_adj", jout_num(d->tested ?
 							     d->p_adj : NAN));
-			json_object_set_new(v, "family",
+			jout_set(v, "family",
 					    json_integer((json_int_t)
 							 d->family));
-			json_object_set_new(v, "mdc_pct", jreal(
-				d->verdict == CMP_SAME ? d->mdc_pct : NAN));
-			json_object_set_new(v, "significant",
+			jout_set(v, "mdc_pct", jout_num(
+				verdict_mdc_pct(d)));
+			jout_set(v, "significant",
 					    json_boolean(d->significant));
-			json_object_set_new(v, "equivalence_margin_pct",
-					    jreal(d->verdict == CMP_EQUIV ?
-						  d->equiv_pct : NAN));
-			json_object_set_new(v, "verdict", json_string(
-				compare_verdict_name(d->verdict)));
-			json_object_set_new(j, "vs_baseline", v);
+			jout_set(v, "equivalence_margin_pct",
+				 jout_num(d->verdict == CMP_EQUIVALENT ?
+					  d->equiv_pct : NAN));
+			jout_set(v, "verdict", jout_str(
+				verdict_word(d, co)));
+			jout_set(j, "vs_baseline", v);
 		}
-		json_array_append_new(groups, j);
+		jout_push(groups, j);
 	}
-	json_object_set_new(o, "groups", groups);
+	jout_set(o, "groups", groups);
 	return o;
 }
 
-static json_t *table_json(const struct cmp_table *t)
+static json_t *table_json(const struct cmp_table *t,
+			  const struct compare_opts *co)
 {
 	json_t *o = json_object(), *labels = json_array(), *rows =
 		json_array(), *roll = json_array(), *failed = json_array(),
 		*diffs = json_array(), *reps = json_array();
 
-	json_object_set_new(o, "workload", json_string(t->workload));
-	json_object_set_new(o, "target", t->name && !t->name_is_options ?
-			    json_string(t->name) : json_null());
-	json_object_set_new(o, "options", t->name && t->name_is_options ?
-			    json_string(t->name) : json_null());
+	jout_set(o, "workload", jout_str(t->workload));
+	jout_set(o, "target", t->name && !t->name_is_options ?
+			    jout_str(t->name) : json_null());
+	jout_set(o, "options", t->name && t->name_is_options ?
+			    jout_str(t->name) : json_null());
 	for (size_t g = 0; g < t->nr_groups; g++) {
-		json_array_append_new(labels, json_string(t->labels[g]));
-		json_array_append_new(reps, json_integer(
+		jout_push(labels, jout_str(t->labels[g]));
+		jout_push(reps, json_integer(
 			(json_int_t)t->nr_reps[g]));
 	}
-	json_object_set_new(o, "groups", labels);
-	json_object_set_new(o, "repetitions", reps);
-	json_object_set_new(o, "baseline", t->nr_groups ?
-			    json_string(t->labels[0]) : json_null());
+	jout_set(o, "groups", labels);
+	jout_set(o, "repetitions", reps);
+	jout_set(o, "baseline", t->nr_groups ?
+			    jout_str(t->labels[0]) : json_null());
 	for (size_t i = 0; i < t->nr_diffs; i++) {
 		json_t *d = json_object(), *v = json_array();
 
-		json_object_set_new(d, "field",
-				    json_string(t->diffs[i].field));
-		json_object_set_new(d, "factor", json_string(
+		jout_set(d, "field", jout_str(t->diffs[i].field));
+		jout_set(d, "factor", jout_str(
 			t->diffs[i].factor ? t->diffs[i].factor : "other"));
-		json_object_set_new(d, "declared",
-				    json_boolean(t->diffs[i].declared));
+		jout_set(d, "declared", json_boolean(t->diffs[i].declared));
 		for (size_t g = 0; g < t->nr_groups; g++)
-			json_array_append_new(v, json_string(
+			jout_push(v, jout_str(
 				t->diffs[i].values[g]));
-		json_object_set_new(d, "values", v);
-		json_array_append_new(diffs, d);
+		jout_set(d, "values", v);
+		jout_push(diffs, d);
 	}
-	json_object_set_new(o, "differences", diffs);
-	json_object_set_new(o, "undeclared_differences",
-			    json_integer((json_int_t)t->nr_undeclared));
+	jout_set(o, "differences", diffs);
+	jout_set(o, "undeclared_differences",
+		 json_integer((json_int_t)t->nr_undeclared));
 	{
 		json_t *inv = json_object();
 
 		for (size_t g = 0; t->invalid && g < t->nr_groups; g++)
 			if (t->invalid[g])
-				json_object_set_new(inv, t->labels[g],
-						    json_string(t->invalid[g]));
-		json_object_set_new(o, "invalid_setup", inv);
+				jout_set(inv, t->labels[g],
+					 jout_str(t->invalid[g]));
+		jout_set(o, "invalid_setup", inv);
 	}
 	for (size_t i = 0; i < t->nr_rows; i++)
 		if (t->rows[i].shown)
-			json_array_append_new(rows, row_json(t, &t->rows[i]));
-	json_object_set_new(o, "rows", rows);
+			jout_push(rows, row_json(t, &t->rows[i], co));
+	jout_set(o, "rows", rows);
 	for (size_t g = 0; g < t->nr_groups; g++) {
 		json_t *r = json_object();
 
-		json_object_set_new(r, "group", json_string(t->labels[g]));
-		json_object_set_new(r, "gmean_ratio", jreal(t->rollup[g]));
-		json_object_set_new(r, "metrics",
+		jout_set(r, "group", jout_str(t->labels[g]));
+		jout_set(r, "gmean_ratio", jout_num(t->rollup[g]));
+		jout_set(r, "gmean_ratio_ci_lo", jout_num(t->rollup_lo[g]));
+		jout_set(r, "gmean_ratio_ci_hi", jout_num(t->rollup_hi[g]));
+		jout_set(r, "metrics",
 				    json_integer((json_int_t)t->rollup_n[g]));
-		json_array_append_new(roll, r);
+		jout_push(roll, r);
 	}
-	json_object_set_new(o, "rollup", roll);
-	json_object_set_new(o, "key_metrics", json_string(
+	jout_set(o, "rollup", roll);
+	jout_set(o, "key_metrics", jout_str(
 		t->key_from_workload ? "workload" : "rates"));
-	json_object_set_new(o, "regression", json_boolean(t->regression));
+	jout_set(o, "regression", json_boolean(t->regression));
 	for (size_t g = 0; g < t->nr_groups; g++)
 		if (t->failed[g])
-			json_array_append_new(failed,
-					      json_string(t->labels[g]));
-	json_object_set_new(o, "failed", failed);
+			jout_push(failed,
+					      jout_str(t->labels[g]));
+	jout_set(o, "failed", failed);
 	return o;
 }
 
@@ -573,9 +520,9 @@ static json_t *orders_json(const struct cmp_input *in)
 		json_t *o = json_object(), *reps = json_array();
 		int max_rep = -1;
 
-		json_object_set_new(o, "run", json_integer(r->id));
-		json_object_set_new(o, "target_order", r->target_order ?
-				    json_string(r->target_order) : json_null());
+		jout_set(o, "run", json_integer(r->id));
+		jout_set(o, "target_order", r->target_order ?
+				    jout_str(r->target_order) : json_null());
 		for (size_t j = 0; j < r->nr_wlruns; j++)
 			if (r->wlruns[j].pos >= 0 && r->wlruns[j].rep > max_rep)
 				max_rep = r->wlruns[j].rep;
@@ -592,13 +539,13 @@ static json_t *orders_json(const struct cmp_input *in)
 							r, &r->wlruns[j]);
 				if (!t)
 					break;
-				json_array_append_new(names, json_string(
+				jout_push(names, jout_str(
 					t->name ? t->name : "?"));
 			}
-			json_array_append_new(reps, names);
+			jout_push(reps, names);
 		}
-		json_object_set_new(o, "orders", reps);
-		json_array_append_new(a, o);
+		jout_set(o, "orders", reps);
+		jout_push(a, o);
 	}
 	return a;
 }
@@ -616,37 +563,92 @@ int json_print_compare_with(const struct cmp_session *s,
 {
 	json_t *root = json_object(), *arr = json_array(), *notes =
 		json_array();
-	char *str;
-	int rc = 0;
+	int rc;
 
-	json_object_set_new(root, "format_version", json_integer(2));
-	json_object_set_new(root, "alpha", json_real(o->alpha));
-	json_object_set_new(root, "min_change_pct",
-			    json_real(o->min_change_pct));
-	json_object_set_new(root, "min_wall_s", json_real(o->min_wall_s));
-	json_object_set_new(root, "power", json_real(o->power));
-	json_object_set_new(root, "min_repetitions",
+	jout_set(root, "format_version", json_integer(2));
+	jout_set(root, "alpha", jout_num(o->alpha));
+	jout_set(root, "min_change_pct",
+			    jout_num(o->min_change_pct));
+	jout_set(root, "min_wall_s", jout_num(o->min_wall_s));
+	jout_set(root, "power", jout_num(o->power));
+	jout_set(root, "min_repetitions",
 			    json_integer(COMPARE_MIN_N));
-	json_object_set_new(root, "adjust",
-			    json_string(compare_adjust_name(o->adjust)));
-	json_object_set_new(root, "sample", json_string("repetition"));
-	json_object_set_new(root, "ratio_ci",
-			    json_string("log-scale delta method"));
-	json_object_set_new(root, "runs", orders_json(in));
+	jout_set(root, "adjust",
+			    jout_str(compare_adjust_name(o->adjust)));
+	jout_set(root, "sample", jout_str("repetition"));
+	jout_set(root, "ratio_ci",
+			    jout_str("log-scale delta method"));
+	jout_set(root, "runs", orders_json(in));
 	for (size_t i = 0; i < s->nr_notes; i++)
-		json_array_append_new(notes, json_string(s->notes[i]));
-	json_object_set_new(root, "notes", notes);
+		jout_push(notes, jout_str(s->notes[i]));
+	jout_set(root, "notes", notes);
 	for (size_t i = 0; i < s->nr; i++)
-		json_array_append_new(arr, table_json(&s->tabs[i]));
-	json_object_set_new(root, "workloads", arr);
+		jout_push(arr, table_json(&s->tabs[i], o));
+	jout_set(root, "workloads", arr);
 	if (key && extra)
-		json_object_set_new(root, key, extra);
-	str = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		jout_set(root, key, extra);
+	rc = jout_write(root, "-", "the comparison");
 	json_decref(root);
-	if (!str)
-		return error("cannot serialize the comparison to JSON");
-	if (printf("%s\n", str) < 0)
-		rc = error_errno("cannot write to stdout");
-	free(str);
+	return rc;
+}
+
+/* ---- the run list (fslab results --format json) ---- */
+
+static json_t *names_json(char **vals, size_t nr)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < nr; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = vals[i] && vals[j] && !strcmp(vals[i], vals[j]);
+		if (!seen && vals[i])
+			jout_push(arr, jout_str(vals[i]));
+	}
+	return arr;
+}
+
+static json_t *run_summary_json(const struct run_rec *r)
+{
+	json_t *o = json_object();
+	char **v;
+
+	jout_set(o, "id", json_integer(r->id));
+	jout_set(o, "started", json_time_iso(r->started));
+	jout_set(o, "started_unix", json_integer(r->started));
+	jout_set(o, "finished", json_time_iso(r->finished));
+	jout_set(o, "finished_unix", r->finished ?
+			    json_integer(r->finished) : json_null());
+	jout_set(o, "status", jout_str(r->status));
+	jout_set(o, "tag", jout_str(r->tag));
+	jout_set(o, "host", jout_str(r->host));
+	jout_set(o, "kernel", jout_str(r->kernel));
+	jout_set(o, "version", jout_str(r->version));
+	jout_set(o, "cmdline", jout_str(r->cmdline));
+	v = xcalloc(r->nr_targets + 1, sizeof(*v));
+	for (size_t i = 0; i < r->nr_targets; i++)
+		v[i] = r->targets[i].name;
+	jout_set(o, "targets", names_json(v, r->nr_targets));
+	free(v);
+	v = xcalloc(r->nr_wlruns + 1, sizeof(*v));
+	for (size_t i = 0; i < r->nr_wlruns; i++)
+		v[i] = r->wlruns[i].workload;
+	jout_set(o, "workloads", names_json(v, r->nr_wlruns));
+	free(v);
+	return o;
+}
+
+int json_print_run_list(struct run_rec *const *runs, size_t nr)
+{
+	json_t *root = json_object(), *arr = json_array();
+	int rc;
+
+	jout_set(root, "format_version", json_integer(1));
+	for (size_t i = 0; i < nr; i++)
+		jout_push(arr, run_summary_json(runs[i]));
+	jout_set(root, "runs", arr);
+	rc = jout_write(root, "-", "the run list");
+	json_decref(root);
 	return rc;
 }

@@ -34,6 +34,11 @@ int json_print_compare_with(const struct cmp_session *s,
 			    const struct compare_opts *o, const char *key,
 			    json_t *extra);
 
+/* The run list of `fslab results` on stdout (format_version 1): per run
+ * its id, times, status, tag, host, kernel, version, command line and
+ * distinct target and workload names.  0, or -1 with a message. */
+int json_print_run_list(struct run_rec *const *runs, size_t nr);
+
 /* Unix time t as an ISO 8601 UTC string, or JSON null when t is 0. */
 json_t *json_time_iso(int64_t t);
 

@@ -5,6 +5,12 @@
  * n = 5 and the spread without a separate `compare`.  The repetition is
  * the sample, as in compare: a phase's instances inside one repetition
  * fold into one figure (stats/repmean.h) before the mean and CoV.
+ *
+ * The figures of a row are its workload's key metrics for that phase
+ * (bonnie's seeks in seeks/s, FFSB's transactions/s, ...), each with its
+ * unit and its own CoV over the repetitions; a phase that is no key
+ * metric's shows MiB/s and files/s where it has them.  Names are never
+ * cut: the columns are as wide as the longest.
  */
 #include "output/summary.h"
 
@@ -13,25 +19,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/fmt.h"
 #include "output/provenance.h"
 #include "stats/repmean.h"
 #include "stats/stats.h"
 #include "util/util.h"
+#include "workloads/registry.h"
 
+
+#define MAX_FIGS 4
+
+/* One figure of a row: per repetition its instances (value, wall time)
+ * are folded into one value (stats/repmean.h). */
+struct fig {
+	const char *name, *unit;
+	double *inst, *instw, *reps;
+	size_t ninst, ninstw, nreps, ainst, ainstw, areps;
+};
 
 struct row {
 	int target_idx;          /* command-line index */
 	const char *target_name;
 	const char *workload;
 	const char *phase;
-	double *wall, *mibs, *files;
-	size_t n, nmibs, nfiles, alloc, alloc_m, alloc_f;
+	double *wall;
+	size_t n, alloc;
 	double busy_sum;
 	size_t busy_n;
 	size_t failed, interrupted;
 	/* this repetition's instances, folded by flush() */
-	double *pw, *pm, *pmw, *pf, *pfw;
-	size_t npw, npm, npf, apw, apm, apmw, apf, apfw, npmw, npfw;
+	double *pw;
+	size_t npw, apw;
+	struct fig figs[MAX_FIGS];
+	size_t nfigs;
+	bool figs_chosen;
 	const struct phase_rec *ranked; /* first instance run on MPI ranks */
 	const struct phase_rec *walled; /* first instance with a stonewall */
 	double tsum[NR_TRACE_KEY_METRICS]; /* traced figures, summed over reps */
@@ -109,21 +130,62 @@ static void flush(struct row *r)
 {
 	if (r->npw)
 		push(&r->wall, &r->n, &r->alloc, stats_mean(r->pw, r->npw));
-	if (r->npm)
-		push(&r->mibs, &r->nmibs, &r->alloc_m,
-		     rep_fold("MiB/s", r->pm, r->pmw, r->npm));
-	if (r->npf)
-		push(&r->files, &r->nfiles, &r->alloc_f,
-		     rep_fold("files/s", r->pf, r->pfw, r->npf));
-	r->npw = r->npm = r->npf = r->npmw = r->npfw = 0;
+	r->npw = 0;
+	for (size_t k = 0; k < r->nfigs; k++) {
+		struct fig *f = &r->figs[k];
+
+		if (f->ninst)
+			push(&f->reps, &f->nreps, &f->areps,
+			     rep_fold(f->unit, f->inst, f->instw, f->ninst));
+		f->ninst = f->ninstw = 0;
+	}
 }
 
-static void print_num(FILE *out, double v, int width, int prec)
+/* Is phase/name one of the workload's key metrics? */
+static bool is_key(const struct workload *wl, const char *phase,
+		   const char *name)
 {
-	if (isnan(v))
-		fprintf(out, " %*s", width, "-");
-	else
-		fprintf(out, " %*.*f", width, prec, v);
+	size_t lp = strlen(phase);
+
+	for (const char *const *k = wl && wl->key_metrics ? wl->key_metrics
+							  : NULL; k && *k; k++)
+		if (!strncmp(*k, phase, lp) && (*k)[lp] == '/' &&
+		    !strcmp(*k + lp + 1, name))
+			return true;
+	return false;
+}
+
+/* The figures of a row, from its first instance: the key metrics of the
+ * phase, else MiB/s and files/s. */
+static void choose_figs(struct row *r, const struct phase_rec *p)
+{
+	const struct workload *wl = wl_find(r->workload);
+
+	r->figs_chosen = true;
+	for (size_t i = 0; i < p->nr_metrics && r->nfigs < MAX_FIGS; i++)
+		if (is_key(wl, p->name, p->metrics[i].name)) {
+			r->figs[r->nfigs].name = p->metrics[i].name;
+			r->figs[r->nfigs++].unit = p->metrics[i].unit;
+		}
+	if (r->nfigs)
+		return;
+	for (size_t i = 0; i < p->nr_metrics && r->nfigs < MAX_FIGS; i++)
+		if (!strcmp(p->metrics[i].name, "MiB/s") ||
+		    !strcmp(p->metrics[i].name, "files/s")) {
+			r->figs[r->nfigs].name = p->metrics[i].name;
+			r->figs[r->nfigs++].unit = p->metrics[i].unit;
+		}
+}
+
+/* Whether any metric of p is one of its workload's key metrics. */
+static bool has_key(const char *workload, const struct phase_rec *p)
+{
+	const struct workload *wl = wl_find(workload);
+
+	for (size_t i = 0; i < p->nr_metrics; i++)
+		if (is_key(wl, p->name, p->metrics[i].name))
+			return true;
+	return false;
 }
 
 /*
@@ -237,10 +299,48 @@ static void print_stonewall(FILE *out, const struct phase_rec *p)
 	fputc('\n', out);
 }
 
+/* "254.6 MiB/s (CoV 59.7%)": the mean over repetitions compare uses
+ * (harmonic for rates), and the CoV of the same figures; named when the
+ * row has several.  fslab's own tables speak MiB/s: a KiB/s figure
+ * (bonnie's, as bonnie++ prints it) is shown in MiB/s. */
+static void print_fig(FILE *out, const struct fig *f, bool first,
+		      bool named)
+{
+	struct stats_summary ss;
+	double mean = rep_mean(f->unit, f->reps, f->nreps, NULL);
+	const char *unit = f->unit;
+	char v[48];
+
+	if (!strcmp(unit, "KiB/s")) {
+		mean /= 1024;
+		unit = "MiB/s";
+	}
+	fmt_sig4(v, sizeof(v), mean);
+	stats_summarize(f->reps, f->nreps, &ss);
+	fprintf(out, "%s", first ? "" : ", ");
+	if (named && strcmp(f->name, f->unit))
+		fprintf(out, "%s ", f->name);
+	fprintf(out, "%s %s", v, unit);
+	if (f->nreps > 1 && isfinite(ss.cov_pct))
+		fprintf(out, " (CoV %.1f%%)", ss.cov_pct);
+}
+
+static void release_row(struct row *row)
+{
+	free(row->wall);
+	free(row->pw);
+	for (size_t k = 0; k < row->nfigs; k++) {
+		free(row->figs[k].inst);
+		free(row->figs[k].instw);
+		free(row->figs[k].reps);
+	}
+}
+
 void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 {
 	struct row *rows = NULL;
 	size_t nr = 0, alloc = 0;
+	int wt = 6, ww = 8, wp = 5;
 
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		const struct wlrun_rec *w = &r->wlruns[i];
@@ -251,8 +351,10 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 			const struct metric *m;
 			struct row *row;
 
-			/* Zero-work bookkeeping phases have no rates. */
-			if (!p->bytes && !p->files && !p->ops)
+			/* Zero-work bookkeeping phases have no rates, unless
+			 * they carry a key metric (compilebench's summary). */
+			if (!p->bytes && !p->files && !p->ops &&
+			    !has_key(w->workload, p))
 				continue;
 			row = find_row(&rows, &nr, &alloc, t ? t->idx : 0,
 				       t ? t->name : "?", w->workload,
@@ -265,16 +367,17 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 				row->failed++;
 				continue;
 			}
+			if (!row->figs_chosen)
+				choose_figs(row, p);
 			push(&row->pw, &row->npw, &row->apw,
 			     (double)p->m.wall_ns / 1e9);
-			if ((m = phase_rec_metric(p, "MiB/s"))) {
-				push(&row->pm, &row->npm, &row->apm, m->value);
-				push(&row->pmw, &row->npmw, &row->apmw,
-				     (double)p->m.wall_ns / 1e9);
-			}
-			if ((m = phase_rec_metric(p, "files/s"))) {
-				push(&row->pf, &row->npf, &row->apf, m->value);
-				push(&row->pfw, &row->npfw, &row->apfw,
+			for (size_t k = 0; k < row->nfigs; k++) {
+				struct fig *f = &row->figs[k];
+
+				if (!(m = phase_rec_metric(p, f->name)))
+					continue;
+				push(&f->inst, &f->ninst, &f->ainst, m->value);
+				push(&f->instw, &f->ninstw, &f->ainstw,
 				     (double)p->m.wall_ns / 1e9);
 			}
 			if (!row->ranked && phase_rec_metric(p, "ranks"))
@@ -302,27 +405,39 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		(long long)r->id, r->status, r->nr_targets, r->nr_wlruns,
 		dbpath ? "; stored in " : "", dbpath ? dbpath : "");
 	provenance_text(out, r);
-	fprintf(out, "%-16s %-13s %-16s %4s %9s %9s %8s %10s %7s\n", "target",
-		"workload", "phase", "n", "mean s", "MiB/s", "CoV%",
-		"files/s", "sysCPU%");
+	for (size_t i = 0; i < nr; i++) {
+		wt = (int)fmax(wt, (double)strlen(rows[i].target_name));
+		ww = (int)fmax(ww, (double)strlen(rows[i].workload));
+		wp = (int)fmax(wp, (double)strlen(rows[i].phase));
+	}
+	fprintf(out, "%-*s  %-*s  %-*s %4s %9s  %s\n", wt, "target", ww,
+		"workload", wp, "phase", "n", "wall s", "figures: mean over "
+		"the repetitions (CoV of the repetitions); system CPU");
 	for (size_t i = 0; i < nr; i++) {
 		struct row *row = &rows[i];
-		struct stats_summary ms;
+		double wall = stats_mean(row->wall, row->n);
+		bool first = true;
 
-		stats_summarize(row->mibs, row->nmibs, &ms);
-		fprintf(out, "%-16.16s %-13.13s %-16.16s %4zu",
-			row->target_name, row->workload, row->phase, row->n);
-		print_num(out, stats_mean(row->wall, row->n), 9, 2);
-		/* the mean over repetitions compare uses (harmonic) */
-		print_num(out, rep_mean("MiB/s", row->mibs, row->nmibs, NULL),
-			  9, 2);
-		print_num(out, ms.cov_pct, 8, 1);
-		print_num(out, rep_mean("files/s", row->files, row->nfiles,
-					NULL), 10, 0);
-		print_num(out, row->busy_n ? row->busy_sum /
-					     (double)row->busy_n
-					   : NAN,
-			  7, 1);
+		fprintf(out, "%-*s  %-*s  %-*s %4zu", wt, row->target_name,
+			ww, row->workload, wp, row->phase, row->n);
+		if (isnan(wall))
+			fprintf(out, " %9s  ", "-");
+		else
+			fprintf(out, " %9.2f  ", wall);
+		for (size_t k = 0; k < row->nfigs; k++)
+			if (row->figs[k].nreps) {
+				print_fig(out, &row->figs[k], first,
+					  row->nfigs > 1);
+				first = false;
+			}
+		/* always there ("-" when too short to measure): one
+		 * layout whatever the machine's speed */
+		fprintf(out, "%ssysCPU%% ", first ? "" : "; ");
+		if (row->busy_n)
+			fprintf(out, "%.0f", row->busy_sum /
+					     (double)row->busy_n);
+		else
+			fputc('-', out);
 		if (row->failed)
 			fprintf(out, "  (%zu failed)", row->failed);
 		if (row->interrupted)
@@ -342,14 +457,7 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 						    (double)row->tn[k] : NAN;
 			summary_trace_figures(out, "                   ", v);
 		}
-		free(row->wall);
-		free(row->mibs);
-		free(row->files);
-		free(row->pw);
-		free(row->pm);
-		free(row->pmw);
-		free(row->pf);
-		free(row->pfw);
+		release_row(row);
 	}
 	free(rows);
 }

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "util/strbuf.h"
+#include "util/suggest.h"
 
 /*
  * Schema versions: 1 the first; 2 adds trace_sample and trace_request
@@ -202,6 +203,7 @@ enum stmt_id {
 	S_LATEST,
 	S_LATEST_TAG,
 	S_TAG_RUNS,
+	S_RUN_NAMES,
 	S_RUN_DELETE,
 	S_FACT_INSERT,
 	S_FACT_SELECT,
@@ -292,6 +294,7 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_TAG_RUNS] =
 		"SELECT id FROM runs WHERE tag = ? AND status != 'running'"
 		" ORDER BY started, id",
+	[S_RUN_NAMES] = "SELECT id, tag FROM runs ORDER BY id DESC",
 	[S_RUN_DELETE] = "DELETE FROM runs WHERE id = ?",
 	[S_FACT_INSERT] =
 		"INSERT INTO run_facts (run_id, scope, key, value)"
@@ -981,6 +984,9 @@ static int insert_sample(struct store *st, int64_t phase_id,
 	return 0;
 }
 
+static const char *did_you_mean(struct store *st, const char *arg,
+				char *buf, size_t len);
+
 int store_phase_add(struct store *st, int64_t wlrun_id, struct phase_rec *p)
 {
 	int64_t id;
@@ -1438,9 +1444,13 @@ static int load_run(struct store *st, int64_t run_id, bool phases,
 	rc = step_row(st, s, "read the run");
 	if (rc <= 0) {
 		sqlite3_reset(s);
-		if (!rc)
-			error("no run '%lld' in '%s'", (long long)run_id,
-			      st->path);
+		if (!rc) {
+			char arg[24], dym[96];
+
+			snprintf(arg, sizeof(arg), "%lld", (long long)run_id);
+			error("no run '%s' in '%s'%s", arg, st->path,
+			      did_you_mean(st, arg, dym, sizeof(dym)));
+		}
 		return -1;
 	}
 	r = xcalloc(1, sizeof(*r));
@@ -1575,8 +1585,46 @@ int store_delete_run(struct store *st, int64_t run_id)
 	return 0;
 }
 
+/* "; did you mean 'x'?" for a run id or tag close to arg (the one
+ * suggest rule), or "" (into buf). */
+static const char *did_you_mean(struct store *st, const char *arg,
+				char *buf, size_t len)
+{
+	sqlite3_stmt *s = stmt_get(st, S_RUN_NAMES);
+	struct suggest sg;
+	char *best = NULL, num[24];
+	const char *r;
+
+	buf[0] = '\0';
+	if (!s)
+		return buf;
+	suggest_init(&sg, arg);
+	while (step_row(st, s, "list the runs") > 0) {
+		const unsigned char *tag = sqlite3_column_text(s, 1);
+
+		snprintf(num, sizeof(num), "%lld",
+			 (long long)sqlite3_column_int64(s, 0));
+		if (suggest_add(&sg, num)) {
+			free(best);
+			best = xstrdup(num);
+		}
+		if (tag && suggest_add(&sg, (const char *)tag)) {
+			free(best);
+			best = xstrdup((const char *)tag);
+		}
+	}
+	sqlite3_reset(s);
+	r = suggest_result(&sg);
+	if (r && best)
+		snprintf(buf, len, "; did you mean '%s'?", best);
+	free(best);
+	return buf;
+}
+
 int store_resolve_run(struct store *st, const char *arg, int64_t *id)
 {
+	char dym[96];
+
 	long long n;
 
 	*id = 0;
@@ -1596,7 +1644,8 @@ int store_resolve_run(struct store *st, const char *arg, int64_t *id)
 	if (store_latest_run(st, arg, id))
 		return -1;
 	if (!*id)
-		return error("no run '%s' in '%s'", arg, st->path);
+		return error("no run or tag '%s' in '%s'%s", arg, st->path,
+			     did_you_mean(st, arg, dym, sizeof(dym)));
 	return 0;
 }
 

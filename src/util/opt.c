@@ -161,11 +161,39 @@ const char *opt_suggest(const struct opt *tab, const char *key)
 	return suggest_result(&s);
 }
 
+/*
+ * One convention for option keys (README "Conventions"): words joined by
+ * '-' (`initial-dirs`), with '_' accepted for '-' everywhere (`byte_io` =
+ * `byte-io`), so old spellings keep working; the stored options keep
+ * each table's canonical name, so earlier runs still compare.
+ */
+static bool key_eq(const char *name, const char *key)
+{
+	for (; *name && *key; name++, key++)
+		if (*name != *key && !((*name == '-' || *name == '_') &&
+				       (*key == '-' || *key == '_')))
+			return false;
+	return *name == *key;
+}
+
+/* Other spellings of the same option across workloads. */
+static const char *const key_aliases[][2] = {
+	{ "buffer-size", "bufsize" },
+};
+
 static const struct opt *opt_find(const struct opt *tab, const char *key)
 {
 	for (const struct opt *o = tab; o && o->name; o++)
-		if (!strcmp(o->name, key))
+		if (key_eq(o->name, key))
 			return o;
+	for (size_t i = 0; i < ARRAY_SIZE(key_aliases); i++)
+		for (int a = 0; a < 2; a++)
+			if (key_eq(key_aliases[i][a], key))
+				for (const struct opt *o = tab; o && o->name;
+				     o++)
+					if (key_eq(o->name,
+						   key_aliases[i][!a]))
+						return o;
 	return NULL;
 }
 

@@ -29,6 +29,7 @@ enum exit_code {
 	EXIT_RUNTIME = 1,  /* the run failed: I/O error, mkfs failed, ... */
 	EXIT_USAGE = 2,    /* bad command line, bad spec, bad input file */
 	EXIT_REGRESSION = 3, /* compare --fail-on-regression found one */
+	EXIT_NO_VERDICT = 4, /* --fail-on-regression, but nothing tested */
 };
 
 /* Abort with a message on out-of-memory: callers never check for NULL. */

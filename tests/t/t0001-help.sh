@@ -52,6 +52,9 @@ out=$("$FSLAB" compilebench --dry-run -mn -i2 -r 3 2>&1); rc=$?
 	not_ok "compilebench -mn -i2 -r 3 parses" "exit $rc" "$out"
 check "fslab help" "$FSLAB" help
 check "fslab help targets" "$FSLAB" help targets
+out=$("$FSLAB" help targts 2>&1); rc=$?
+[ $rc -eq 2 ] && [[ $out == *"did you mean 'targets'"* ]] &&
+	ok "a mistyped help topic: did you mean" || not_ok "a mistyped help topic: did you mean" "exit $rc" "$out"
 check "fslab --version" "$FSLAB" --version
 
 check_exit "no command exits 2" 2 "$FSLAB"

@@ -109,7 +109,7 @@ else not_ok "compare JSON carries the Average blocks' figures" "$(head -c 600 "$
 # A repetition that did not complete is named, never averaged in.
 sqlite3 "$DB" "update wlruns set status = 'failed' where run_id = (select id from runs where tag = 't1000-xfs')"
 "$FSLAB" show --db "$DB" t1000-xfs >"$SCRATCH/failed.show" 2>&1
-grep -qx 'Average xfs results (0 of 1 repetitions; not counted: rep 0 failed)' "$SCRATCH/failed.show" &&
+grep -qx 'Average xfs results (0 of 1 repetitions; not counted: rep 1 failed)' "$SCRATCH/failed.show" &&
 	grep -qx 'no runs for intial create' "$SCRATCH/failed.show" &&
 	ok "a failed repetition is marked and left out of the averages" ||
 	not_ok "a failed repetition is marked and left out of the averages" "$(cat "$SCRATCH/failed.show")"

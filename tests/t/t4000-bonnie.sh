@@ -121,7 +121,7 @@ sqlite3 "$DB" "update wlruns set status = 'failed' where rep = 1 and target_id i
 "$FSLAB" show --db "$DB" t4000-multi >"$SCRATCH/multi.failed" 2>&1
 # (bon_csv2txt cuts the name to fit "16M:8192:100:5" in the I/O part)
 [ "$(table "$SCRATCH/multi.failed" | grep -c '^ext4b\* ')" = 1 ] &&
-	grep -qx '\* ext4b rep 1: failed; its row holds the tests that completed' "$SCRATCH/multi.failed" &&
+	grep -qx '\* ext4b rep 2: failed; its row holds the tests that completed' "$SCRATCH/multi.failed" &&
 	grep -q '^1\.98,[^,]*,ext4b\*,' "$SCRATCH/multi.failed" &&
 	ok "2 x 3: a failed repetition is marked where its figures are printed" ||
 	not_ok "2 x 3: a failed repetition is marked" "$(cat "$SCRATCH/multi.failed")"

@@ -3,7 +3,7 @@
 # fslab compare on a real two-target, three-repetition compilebench run:
 # every section printed (the compact 80-column table by default, every
 # statistic with --long), JSON and CSV parse back with the right shape,
-# n counts repetitions, A/A says "no significant change", and
+# n counts repetitions, A/A never says "same", and
 # --fail-on-regression exits 3 on a regression planted in copies of the
 # run (SQLite), 0 otherwise.
 # Nothing here asserts timings: verdicts are only checked on data the
@@ -31,9 +31,9 @@ missing=
 for want in "== compilebench: 2 configurations, baseline 'ext4'" \
 	"ext4         3 repetitions" "noatime      3 repetitions" \
 	"differs: mount options" \
-	"target order: balanced; rep 0:" \
-	"metric               config            mean ± 95% CI   change  verdict" \
-	"initial-create.avg_MiB/s" "delete.avg_s" \
+	"target order: balanced; rep 1:" \
+	"metric       config                mean, 95% CI  change  verdict" \
+	"initial-create.avg [MiB/s]" "delete.avg [s]" \
 	"roll-up (geometric mean" "noatime vs ext4: " \
 	"method: n = repetitions" "result: "; do
 	grep -qF -- "$want" "$out" || missing="$missing|$want"
@@ -151,12 +151,12 @@ then ok "results --format csv lists the run"; else not_ok "results --format csv 
 # A/A: the same configuration twice.
 out=$("$FSLAB" compare "$run" "$run" --db "$DB" --long --min-wall 0 --fail-on-regression 2>&1)
 rc=$?
-if [ $rc -eq 0 ] && ! grep -qE 'REGRESSION|improvement' <<<"$out" &&
-	grep -qE 'no significant change|equivalent' <<<"$out" &&
+if [ $rc -eq 0 ] && ! grep -qE 'REGRESSION|improvement|same' <<<"$out" &&
+	grep -qE "can't tell \(mdc|no significant change|equivalent" <<<"$out" &&
 	grep -q ": 1.0000 (+0.0%)" <<<"$out"; then
-	ok "A/A: no significant change, roll-up 1"
+	ok "A/A: can't tell or no significant change (never same), roll-up 1"
 else
-	not_ok "A/A: no significant change, roll-up 1" "exit $rc" "$(grep -E 'REGRESS|improve|roll|vs' <<<"$out" | head)"
+	not_ok "A/A: can't tell or no significant change (never same), roll-up 1" "exit $rc" "$(grep -E 'REGRESS|improve|roll|vs|tell|same' <<<"$out" | head)"
 fi
 
 # Plant a regression: two copies of the run whose initial-create.avg_MiB/s the
@@ -221,6 +221,94 @@ rc=$?
 "$FSLAB" show syn-old --db "$DB" --format csv | grep -q ',initial-create.avg_MiB/s,' &&
 	ok "show lists an old run under the new names" || not_ok "show lists an old run under the new names"
 check_exit "compare: unknown run exits 1" 1 "$FSLAB" compare nosuchtag --db "$DB"
+out=$("$FSLAB" compare cmpp --db "$DB" 2>&1)
+grep -q "no run or tag 'cmpp' in .*; did you mean 'cmp'?" <<<"$out" &&
+	ok "a mistyped tag: did you mean" || not_ok "a mistyped tag: did you mean" "$out"
+out=$("$FSLAB" show $((run + 1)) --db "$DB" 2>&1)
+grep -q "no run '$((run + 1))' in .*; did you mean '$run'?" <<<"$out" &&
+	ok "a mistyped run id: did you mean" || not_ok "a mistyped run id: did you mean" "$out"
+
+# ---- issue 34: honest words ----
+# A +100 % change at n = 3 with a spread of 100x: not significant, and
+# the comparison could not have seen 2 %: "can't tell (mdc ...)".
+set_spread() { # set_spread TAG FACTOR: 10, 100, 1000 times FACTOR
+	sqlite3 "$DB" "update metrics set value = $2 * (select case w.rep when 0 then 10 when 1 then 100 else 1000 end from phases p join wlruns w on p.wlrun_id = w.id where p.id = metrics.phase_id) where name = 'initial-create.avg' and phase_id in (select p.id from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$1')"
+}
+copy_run spr-a 3000000 && copy_run spr-b 4000000 && set_spread spr-a 1 && set_spread spr-b 2
+out=$("$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --metric initial-create.avg 2>&1)
+rc=$?
+row=$(grep -A3 '^initial-create.avg \[MiB/s\]' <<<"$out" | grep -- '+100.0%')
+if [ $rc -eq 0 ] && grep -qE "can't tell \(mdc (>?[0-9]+%|-)\)" <<<"$row" && ! grep -q 'same' <<<"$out"; then
+	ok "+100 % at n = 3 with a huge spread: can't tell (mdc ...), never same"
+else
+	not_ok "+100 % at n = 3 with a huge spread: can't tell (mdc ...), never same" "exit $rc" "$out"
+fi
+out=$("$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --metric initial-create.avg --long 2>&1)
+grep -A4 '^summary  initial-create.avg' <<<"$out" | grep -q "can't tell (mdc" &&
+	ok "--long says can't tell too" || not_ok "--long says can't tell too" "$out"
+"$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --format csv >"$SCRATCH/spr.csv"
+"$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --format json >"$SCRATCH/spr.json"
+if python3 - "$SCRATCH/spr.csv" "$SCRATCH/spr.json" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+c = [r for r in rows if r["metric"] == "initial-create.avg" and r["group"] == "spr-b"][0]
+assert c["verdict"] == "can't tell", c["verdict"]
+d = json.load(open(sys.argv[2]))
+r = [r for w in d["workloads"] for r in w["rows"] if r["metric"] == "initial-create.avg"][0]
+assert r["groups"][1]["vs_baseline"]["verdict"] == "can't tell"
+for w in d["workloads"]:
+    for r in w["rows"]:
+        for g in r["groups"][1:]:
+            assert g["vs_baseline"]["verdict"] != "same"
+PY
+then ok "CSV and JSON carry the same verdict word"; else not_ok "CSV and JSON carry the same verdict word"; fi
+
+# Every compact row says its unit: each metric's name line, in the order
+# of the JSON rows of the same comparison, holds that row's unit.
+"$FSLAB" compare cmp --db "$DB" --all >"$SCRATCH/all.txt" 2>&1
+"$FSLAB" compare cmp --db "$DB" --all --format json >"$SCRATCH/all.json"
+if python3 - "$SCRATCH/all.txt" "$SCRATCH/all.json" <<'PY'
+import json, re, sys
+lines = open(sys.argv[1]).read().split("\n")
+i = next(k for k, l in enumerate(lines) if l.startswith("metric "))
+names = []
+for l in lines[i + 1:]:
+    if not l or l.startswith(("too ", "roll-up")):
+        break
+    if l[0] != " ":
+        names.append(re.split(r"\s+(?:ext4|noatime)\s", l + " ")[0])
+rows = json.load(open(sys.argv[2]))["workloads"][0]["rows"]
+assert len(names) == len(rows) and len(rows) >= 10, (len(names), len(rows))
+for n, r in zip(names, rows):
+    assert r["unit"] and r["unit"] in n, (n, r["unit"])
+PY
+then ok "every compact compare row has a unit"; else not_ok "every compact compare row has a unit" "$(head -40 "$SCRATCH/all.txt")"; fi
+
+# Nothing matched: exit 2, why, and how to pair; --pair compares.
+copy_run pq 5000000
+sqlite3 "$DB" "update targets set name = case name when 'ext4' then 'p' else 'q' end where run_id = $run + 5000000"
+out=$("$FSLAB" compare cmp pq --db "$DB" --fail-on-regression 2>&1)
+rc=$?
+[ $rc -eq 2 ] && grep -q "nothing to compare" <<<"$out" && grep -q -- "--pair NAME=NAME" <<<"$out" &&
+	grep -q "pq: targets p q" <<<"$out" &&
+	ok "nothing matched: exit 2, the names, and --pair" || not_ok "nothing matched: exit 2, the names, and --pair" "exit $rc" "$out"
+out=$("$FSLAB" compare cmp pq --db "$DB" --pair ext4=p --pair noatime=q 2>&1)
+rc=$?
+[ $rc -eq 0 ] && grep -q "== compilebench on ext4=p: 2 configurations, baseline 'cmp'" <<<"$out" &&
+	grep -q "== compilebench on noatime=q: 2 configurations" <<<"$out" &&
+	ok "--pair NAME=NAME pairs targets whose names differ" || not_ok "--pair NAME=NAME pairs targets whose names differ" "exit $rc" "$out"
+check_exit "--pair without = exits 2" 2 "$FSLAB" compare cmp pq --db "$DB" --pair ext4
+
+# One repetition per side: no test ran, "no verdict", exit 4.
+copy_run one 6000000
+sqlite3 "$DB" "delete from metrics where phase_id in (select p.id from phases p join wlruns w on p.wlrun_id = w.id where w.run_id = $run + 6000000 and w.rep > 0); delete from phases where wlrun_id in (select id from wlruns where run_id = $run + 6000000 and rep > 0); delete from wlruns where run_id = $run + 6000000 and rep > 0"
+out=$("$FSLAB" compare one --db "$DB" --fail-on-regression 2>&1)
+rc=$?
+[ $rc -eq 4 ] && grep -q "^result: no verdict" <<<"$out" && grep -q "too few reps" <<<"$out" &&
+	! grep -q "no key metric regressed" <<<"$out" &&
+	ok "one repetition per side: no verdict, exit 4" || not_ok "one repetition per side: no verdict, exit 4" "exit $rc" "$out"
+check_exit "no verdict without --fail-on-regression: exit 0" 0 "$FSLAB" compare one --db "$DB"
+
 
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
 	not_ok "no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"

@@ -313,6 +313,9 @@ static void test_direction(void **state)
 	/* wall_s is not key (rates are), so no regression. */
 	assert_false(t.regression);
 	near(t.rollup[1], 1.2, 1e-9);
+	/* One key metric: the roll-up's interval is that metric's. */
+	near(t.rollup_lo[1], row(&t, "MiB/s")->d[1].ratio_lo, 1e-9);
+	near(t.rollup_hi[1], row(&t, "MiB/s")->d[1].ratio_hi, 1e-9);
 	compare_table_release(&t);
 	run_rec_free(r);
 }
@@ -348,7 +351,7 @@ static void test_practical_threshold(void **state)
 	near(d->pct, -1.0, 0.01);
 	assert_false(d->significant);
 	/* its whole interval lies inside +-2 %: equivalent, not "same" */
-	assert_int_equal(d->verdict, CMP_EQUIV);
+	assert_int_equal(d->verdict, CMP_EQUIVALENT);
 	near(d->equiv_pct, 2.0, 1e-12);
 	assert_false(t.regression);
 	compare_table_release(&t);
@@ -427,6 +430,8 @@ static void test_key_rollup(void **state)
 	assert_false(row(&t, "files")->key);
 	assert_int_equal(t.rollup_n[1], 2);
 	near(t.rollup[1], sqrt(1.21 / 1.1), 1e-9);
+	assert_true(t.rollup_lo[1] < t.rollup[1] &&
+		    t.rollup[1] < t.rollup_hi[1]);
 	assert_true(t.regression);
 	compare_table_release(&t);
 	run_rec_free(r);

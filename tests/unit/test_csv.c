@@ -141,7 +141,7 @@ static void test_compare_shape(void **state)
 			 NULL);
 	compare_build("synth", s[0].groups, s[0].nr_groups, &o, &t);
 	compare_finish(&t, 1, &o);
-	csv_write_compare(f, &t, 1);
+	csv_write_compare(f, &t, 1, &o);
 	fclose(f);
 	/* Two shown rows (MiB/s, wall_s) times two groups. */
 	assert_int_equal(records(buf, head), 1 + 2 * 2);
@@ -149,7 +149,7 @@ static void test_compare_shape(void **state)
 				  "better,"));
 	assert_non_null(strstr(head, ",p,p_adj,mdc_pct,"));
 	assert_non_null(strstr(buf, ",baseline,"));
-	assert_non_null(strstr(buf, ",too few samples,"));
+	assert_non_null(strstr(buf, ",too few reps,"));
 	compare_table_release(&t);
 	compare_sets_free(s, ns);
 	free(buf);

@@ -18,6 +18,7 @@ struct topts {
 	char *name;
 	int mode;
 	double frac;
+	uint64_t bufsize, byte_io;
 };
 
 static const struct opt_enum modes[] = {
@@ -37,6 +38,10 @@ static const struct opt tab[] = {
 	  modes },
 	{ "frac", OPT_DOUBLE, offsetof(struct topts, frac), "0.5", "fraction",
 	  0, 1, NULL },
+	{ "bufsize", OPT_SIZE, offsetof(struct topts, bufsize), "4k", "buf",
+	  0, 0, NULL },
+	{ "byte_io", OPT_SIZE, offsetof(struct topts, byte_io), "1k", "io",
+	  0, 0, NULL },
 	OPT_END,
 };
 
@@ -110,6 +115,27 @@ static void test_defaults_and_parse(void **state)
 	assert_string_equal(o.name, "x,y");
 	assert_int_equal(o.mode, 2);
 	assert_true(o.frac == 0.25);
+	opt_release(tab, &o);
+}
+
+/* One key convention: '-' and '_' are the same; buffer-size = bufsize. */
+static void test_key_spellings(void **state)
+{
+	struct topts o;
+	char err[256];
+	(void)state;
+
+	opt_defaults(tab, &o);
+	assert_int_equal(opt_parse(tab, &o, "byte-io=2k,buffer-size=8k",
+				   err, sizeof(err)), 0);
+	assert_int_equal(o.byte_io, 2048);
+	assert_int_equal(o.bufsize, 8192);
+	assert_int_equal(opt_parse(tab, &o, "byte_io=3k,buffer_size=16k",
+				   err, sizeof(err)), 0);
+	assert_int_equal(o.byte_io, 3072);
+	assert_int_equal(o.bufsize, 16384);
+	assert_int_equal(opt_parse(tab, &o, "byteio=1", err, sizeof(err)),
+			 -1);
 	opt_release(tab, &o);
 }
 
@@ -219,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_kv_split),
 		cmocka_unit_test(test_kv_errors),
 		cmocka_unit_test(test_defaults_and_parse),
+		cmocka_unit_test(test_key_spellings),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_distance),

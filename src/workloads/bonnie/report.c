@@ -208,6 +208,6 @@ void bon_report_table(FILE *out, const struct cmp_group *groups, size_t nr)
 			if (unfinished(wr))
 				fprintf(out, "* %s rep %d: %s; its row holds "
 					"the tests that completed\n",
-					groups[g].label, wr->rep, wr->status);
+					groups[g].label, wr->rep + 1, wr->status);
 		}
 }

@@ -103,6 +103,9 @@ static inline double secs(uint64_t ns)
 /* report.c: statistics and the report */
 double cb_op_rate(uint64_t bytes, uint64_t wall_ns);
 void cb_stats_add(struct kind_stats *st, const struct phase_rec *p);
+/* One line after the classic block: its "avg" (mean of per-op rates)
+ * against fslab's total over total, which differ by definition. */
+void cb_print_definitions(FILE *out, const struct kind_stats *st);
 struct run_rec;
 struct wlrun_rec;
 struct cmp_group;

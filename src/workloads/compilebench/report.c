@@ -89,6 +89,30 @@ void cb_report(FILE *out, const struct run_rec *run,
 	fputc('\n', out);
 	for (int k = 0; k < K_NR; k++)
 		print_stat(out, &st[k], &cb_kinds[k]);
+	cb_print_definitions(out, st);
+}
+
+/*
+ * After the classic block (kept byte-faithful): compilebench's "avg" of a
+ * rate is the mean of the per-operation rates, fslab's tables fold the
+ * same operations as total MiB over total seconds.  They agree exactly
+ * when every operation moves the same bytes in the same time (more
+ * generally, runs at the same rate), so one line says they differ by
+ * definition, with the first kind's two figures.
+ */
+void cb_print_definitions(FILE *out, const struct kind_stats *st)
+{
+	for (int k = 0; k < K_NR; k++) {
+		if (cb_kinds[k].seconds || !st[k].runs)
+			continue;
+		fprintf(out, "fslab: compilebench's avg is the mean of the "
+			"per-op rates, fslab's tables total MiB over total "
+			"seconds (%s: %.2f vs %.2f MiB/s); they differ by "
+			"definition (doc/compilebench.md)\n", cb_kinds[k].phase,
+			st[k].sum / st[k].runs,
+			cb_op_rate(st[k].bytes, st[k].wall_ns));
+		return;
+	}
 }
 
 static bool rep_unfinished(const struct wlrun_rec *wr)
@@ -169,7 +193,7 @@ static void print_average(FILE *out, const struct cmp_group *g)
 			a.used + a.skipped);
 		for (size_t r = 0; r < g->nr_reps; r++)
 			if (rep_unfinished(g->reps[r]))
-				fprintf(out, " rep %d %s", g->reps[r]->rep,
+				fprintf(out, " rep %d %s", g->reps[r]->rep + 1,
 					g->reps[r]->status);
 		fputc(')', out);
 	}
@@ -216,7 +240,7 @@ void cb_report_compare(FILE *out, const struct cmp_group *groups,
 		fprintf(out, "%-22s", cb_kinds[k].tag);
 		for (size_t g = 0; g < nr; g++) {
 			double v = a[g].k[k].sum, b = a[0].k[k].sum;
-			const char *u = cb_kinds[k].seconds ? "s" : "MB/s";
+			const char *u = cb_kinds[k].seconds ? "s" : "MiB/s";
 			char cell[64];
 
 			if (!a[g].k[k].runs)

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -301,6 +302,22 @@ void ffsb_metric_name(char *buf, size_t len, enum ffsb_op op,
 	snprintf(buf, len, "%s.%s", ffsb_op_name(op), what);
 }
 
+/* Percent of the filesystem holding dir in use, as df counts it; NaN
+ * when it cannot be read. */
+static double fullness_pct(const char *dir)
+{
+	struct statvfs sv;
+	double total, avail;
+
+	if (statvfs(dir, &sv) || !sv.f_blocks)
+		return NAN;
+	total = (double)sv.f_blocks;
+	avail = (double)sv.f_bavail;
+	/* used over what a user can fill (df's Use%) */
+	return 100.0 * (total - (double)sv.f_bfree) /
+	       (total - (double)sv.f_bfree + avail);
+}
+
 static void record_run(struct ffsb_run *r, struct phase *ph,
 		       uint64_t elapsed, uint64_t sync_ns, uint64_t cpu_user,
 		       uint64_t cpu_sys)
@@ -388,7 +405,50 @@ static void record_run(struct ffsb_run *r, struct phase *ph,
 	phase_metric(ph, "seed", (double)r->seed, "", BETTER_NONE);
 	phase_metric(ph, "threads", (double)r->nr_w, "threads", BETTER_NONE);
 	phase_metric(ph, "time_s", r->time_s, "s", BETTER_NONE);
+	/* why it stopped: 1 when the fullness bound, not the time, ended it */
+	phase_metric(ph, "stopped_full", r->stopped_full ? 1 : 0, "",
+		     BETTER_NONE);
+	phase_metric(ph, "fullness_pct", r->stopped_full ? r->fullness_pct :
+		     fullness_pct(r->ctx->dir), "%", BETTER_NONE);
 	phase_work(ph, rbytes + wbytes, created, total);
+}
+
+/*
+ * While the workers run: every 20 ms, stop them when the target reaches
+ * FFSB_FULLNESS_BOUND_PCT; once, a second in, warn when the rate so far
+ * would reach the bound before the run's time is up.
+ */
+static void watch_fullness(struct ffsb_run *r, uint64_t t0)
+{
+	const struct timespec tick = { 0, 20 * 1000000L };
+	double start = fullness_pct(r->ctx->dir);
+	bool warned = false;
+
+	while (atomic_load(&r->done) < r->nr_w) {
+		double f = fullness_pct(r->ctx->dir);
+		double el = ns_s(now_ns() - t0);
+
+		if (f >= FFSB_FULLNESS_BOUND_PCT && !atomic_load(&r->stop)) {
+			r->stopped_full = true;
+			r->fullness_pct = f;
+			atomic_store(&r->stop, true);
+		}
+		if (!warned && el >= 1 && isfinite(f) && isfinite(start) &&
+		    f > start) {
+			double fill_s = (FFSB_FULLNESS_BOUND_PCT - start) /
+					((f - start) / el);
+
+			warned = true;
+			if (fill_s < r->time_s)
+				warning("ffsb: at this rate the target reaches "
+					"%.0f %% full after about %.0f s of the "
+					"%u s run; the run will stop there "
+					"(a larger target, or time=)",
+					FFSB_FULLNESS_BOUND_PCT, fill_s,
+					r->time_s);
+		}
+		nanosleep(&tick, NULL);
+	}
 }
 
 static int do_run(struct ffsb_run *r)
@@ -418,9 +478,17 @@ static int do_run(struct ffsb_run *r)
 		}
 		r->w[i].started = true;
 	}
+	if (!ret)
+		watch_fullness(r, t0);
 	for (size_t i = 0; i < r->nr_w; i++)
 		if (r->w[i].started)
 			pthread_join(r->w[i].thread, NULL);
+	if (r->stopped_full)
+		fprintf(r->ctx->progress, "ffsb: stopped the timed run cleanly "
+			"at %.1f %% full after %.1f s of %u s (the bound is "
+			"%.0f %%: doc/ffsb.md)\n", r->fullness_pct,
+			ns_s(now_ns() - t0), r->time_s,
+			FFSB_FULLNESS_BOUND_PCT);
 	for (size_t i = 0; i < r->nr_w; i++) {
 		if (r->w[i].failed && !fail)
 			fail = r->w[i].errmsg;
@@ -471,6 +539,7 @@ static int ffsb_run_fn(struct wl_ctx *ctx, const void *vopts)
 	r->oflags = r->p.directio ? O_DIRECT : 0;
 	r->verify = ctx->verify;
 	atomic_init(&r->stop, false);
+	atomic_init(&r->done, 0);
 	for (size_t i = 0; i < r->p.nr_tg; i++) {
 		const struct ffsb_tg *tg = &r->p.tg[i];
 

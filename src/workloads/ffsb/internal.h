@@ -70,6 +70,9 @@ struct ffsb_run {
 	size_t nr_w;
 	uint64_t deadline;
 	atomic_bool stop;
+	atomic_uint done;               /* workers that have finished */
+	bool stopped_full;              /* the fullness bound ended the run */
+	double fullness_pct;            /* of the target when it ended */
 	int oflags;                     /* O_DIRECT or 0 */
 	bool verify;                    /* --verify: util/verify.h data */
 };
@@ -81,6 +84,11 @@ uint32_t ffsb_slot_new(struct fset *s);
 void ffsb_slot_publish(struct fset *s, uint32_t id, uint64_t size);
 uint64_t ffsb_file_vid(const struct fset *s, const char *name);
 void *ffsb_worker_main(void *arg);
+
+/* The timed run stops cleanly when the target is this full (percent of
+ * its blocks in use, as df counts them): a time-based run that writes
+ * must not end in ENOSPC on a machine fast enough to fill the target. */
+#define FFSB_FULLNESS_BOUND_PCT 90.0
 
 /* ffsb.c */
 void ffsb_metric_name(char *buf, size_t len, enum ffsb_op op,

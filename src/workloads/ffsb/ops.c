@@ -634,5 +634,6 @@ void *ffsb_worker_main(void *arg)
 		}
 	}
 	w->end_rt = realtime_ns();
+	atomic_fetch_add(&r->done, 1);
 	return NULL;
 }

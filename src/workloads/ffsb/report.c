@@ -67,6 +67,12 @@ void ffsb_report(FILE *out, const struct run_rec *run,
 			(double)su->bytes / 1048576.0,
 			(double)su->m.wall_ns / 1e9);
 	fprintf(out, "\nResults:\nBenchmark took %.2f sec\n\n", secs);
+	if (phase_rec_value(p, "stopped_full", 0) > 0)
+		fprintf(out, "(fslab: stopped cleanly at %.1f %% full, before "
+			"the %.0f s were up: the target's free space bounds "
+			"a timed run, doc/ffsb.md)\n\n",
+			phase_rec_value(p, "fullness_pct", 0),
+			phase_rec_value(p, "time_s", 0));
 	fprintf(out, "Total Results\n===============\n");
 	fprintf(out, "%20s %14s %14s %12s %15s %14s\n", "Op Name",
 		"Transactions", "Trans/sec", "% Trans", "% Op Weight",

@@ -255,7 +255,7 @@ static void print_table(FILE *out, const struct cmp_group *g, size_t ng)
 			marked = true;
 			fprintf(out, "    * %s rep %d: %s; its completed steps "
 				"are counted\n", g[i].label ? g[i].label : "?",
-				w->rep, w->status);
+				w->rep + 1, w->status);
 		}
 	free(rows);
 }
