@@ -86,6 +86,37 @@ int store_resolve_run(struct store *st, const char *arg, int64_t *id)
  */
 int store_tag_runs(struct store *st, const char *tag, int64_t **ids,
 		   size_t *nr) MUST_CHECK;
+/*
+ * Selectors (see doc/history.md): "KEY=VALUE[,KEY=VALUE...]" with keys
+ * kernel=GLOB, host=GLOB, version=GLOB, tag=GLOB (fnmatch), since=DATE,
+ * until=DATE (YYYY-MM-DD[THH:MM[:SS]] local time, or @UNIXTIME; both
+ * inclusive, a bare until= date to the end of that day); every key must
+ * match.  store_is_selector() says whether an argument is one (it starts
+ * with a known KEY=).  store_select_runs() gives every finished run that
+ * matches, oldest first (none is not an error); store_resolve_run()
+ * resolves a selector to the newest.
+ */
+bool store_is_selector(const char *arg);
+int store_select_runs(struct store *st, const char *selector, int64_t **ids,
+		      size_t *nr) MUST_CHECK;
+
+/*
+ * Many writes as one transaction (an import): the store functions'
+ * own transactions join it.  On any failure call store_tx_rollback().
+ */
+int store_tx_begin(struct store *st) MUST_CHECK;
+int store_tx_commit(struct store *st) MUST_CHECK;
+void store_tx_rollback(struct store *st);
+/* The id of the run with that global id, 0 when there is none. */
+int store_run_by_uuid(struct store *st, const char *uuid, int64_t *id)
+	MUST_CHECK;
+/*
+ * Insert a whole finished run from elsewhere (r->uuid set, status as
+ * recorded there, no pid): run row, targets, workload runs, phases with
+ * metrics, workers and trace samples.  Sets the ids in r.
+ */
+int store_run_import(struct store *st, struct run_rec *r) MUST_CHECK;
+
 /* Delete a run and everything under it. */
 int store_delete_run(struct store *st, int64_t run_id) MUST_CHECK;
 
