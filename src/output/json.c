@@ -257,6 +257,10 @@ static json_t *run_json(const struct run_rec *r)
 	set(o, "status", jstr(r->status));
 	if (r->target_order)
 		set(o, "target_order", jstr(r->target_order));
+	if (r->uuid)
+		set(o, "uuid", jstr(r->uuid));
+	if (r->source_host)
+		set(o, "source_host", jstr(r->source_host));
 	arr = json_array();
 	for (size_t i = 0; i < r->nr_targets; i++)
 		json_array_append_new(arr, target_json(&r->targets[i]));
