@@ -31,6 +31,9 @@ int cmd_trace(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_age(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 
 /*
  * Each command's option table and help text (src/util/cmdopt.h), from
@@ -41,6 +44,9 @@ extern const struct cmdopt_cmd cmd_cleanup_opts;
 extern const struct cmdopt_cmd cmd_compare_opts;
 extern const struct cmdopt_cmd cmd_compilebench_opts;
 extern const struct cmdopt_cmd cmd_disk_opts;
+extern const struct cmdopt_cmd cmd_export_opts;
+extern const struct cmdopt_cmd cmd_history_opts;
+extern const struct cmdopt_cmd cmd_import_opts;
 extern const struct cmdopt_cmd cmd_frag_opts;
 extern const struct cmdopt_cmd cmd_list_opts;
 extern const struct cmdopt_cmd cmd_model_opts;
