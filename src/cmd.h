@@ -79,6 +79,17 @@ struct fslab_args {
  */
 extern const struct cmdopt cmd_filter_opts[];
 
+/*
+ * --db PATH given up to CMD_MAX_DBS times (compare, report): every
+ * database is read, none written.
+ */
+#define CMD_MAX_DBS 16
+struct cmd_dbs {
+	const char *v[CMD_MAX_DBS];
+	size_t n;
+};
+extern const struct cmdopt cmd_dbs_opts[];
+
 /* `fslab help targets` and fslab-targets(7): the target SPEC grammar. */
 extern const char cmd_targets_help[];
 

@@ -95,6 +95,29 @@ const struct cmdopt cmd_filter_opts[] = {
 	CMDOPT_TABLE_END,
 };
 
+static int add_db(const struct cmdopt *o, void *field, const char *arg,
+		  char *err, size_t errlen)
+{
+	struct cmd_dbs *d = field;
+
+	(void)o;
+	if (d->n == CMD_MAX_DBS) {
+		snprintf(err, errlen, "at most %d --db", CMD_MAX_DBS);
+		return -1;
+	}
+	d->v[d->n++] = arg;
+	return 0;
+}
+
+const struct cmdopt cmd_dbs_opts[] = {
+	CMDOPT_CB_C(0, "db", struct cmd_dbs, v, "PATH", add_db, CMDOPT_C_FILE,
+		    "results database (default: "
+		    "$XDG_DATA_HOME/fslab/results.db); give it again to read "
+		    "several at once, read-only: runs are looked up in all, "
+		    "ID@N names run ID of the N-th"),
+	CMDOPT_TABLE_END,
+};
+
 const struct cmd_struct cmd_table[] = {
 	{ "age", cmd_age, &cmd_age_opts },
 	{ "cleanup", cmd_cleanup, &cmd_cleanup_opts },

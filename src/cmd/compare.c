@@ -24,14 +24,14 @@
 #include "workloads/registry.h"
 
 struct compare_args {
-	struct cmdopt_store store;
+	struct cmd_dbs dbs;
 	struct cmdopt_format fmt;
 	struct compare_opts o;
 	bool fail_on_reg, longf;
 };
 
 static const struct cmdopt compare_table[] = {
-	CMDOPT_INCLUDE_AT(struct compare_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct compare_args, dbs, cmd_dbs_opts),
 	CMDOPT_INCLUDE_AT(struct compare_args, fmt, cmdopt_format_opts),
 	CMDOPT_BOOL(0, "long", struct compare_args, longf,
 		    "every statistic per metric (n, instances, sigma, CoV, "
@@ -47,7 +47,7 @@ static const struct cmdopt compare_table[] = {
 const struct cmdopt_cmd cmd_compare_opts = {
 	.name = "compare",
 	.summary = "statistics of configurations against a baseline",
-	.usage = "[RUN|TAG...] [--db PATH] [--format text|json|csv] [--long]\n"
+	.usage = "[RUN|TAG|SELECTOR...] [--db PATH]... [--format text|json|csv] [--long]\n"
 		 "[--metric GLOB] [--phase GLOB] [--all]\n"
 		 "[--min-change PCT] [--min-wall MS] [--alpha LEVEL]\n"
 		 "[--adjust holm|bh|none] [--allow-option-mismatch]\n"
@@ -564,7 +564,7 @@ int cmd_compare(int argc, char **argv)
 	o = a.o;
 	longf = a.longf;
 	text = !strcmp(a.fmt.format, "text");
-	if (cmp_input_load(a.store.db, argv + first, (size_t)(argc - first),
+	if (cmp_input_load(a.dbs.v, a.dbs.n, argv + first, (size_t)(argc - first),
 			   &in))
 		return EXIT_RUNTIME;
 	compare_session_build(&in, &o, &s);

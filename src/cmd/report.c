@@ -21,7 +21,7 @@
 #include "workloads/registry.h"
 
 struct report_args {
-	struct cmdopt_store store;
+	struct cmd_dbs dbs;
 	struct compare_opts o;
 	const char *output;
 };
@@ -29,7 +29,7 @@ struct report_args {
 static const struct cmdopt report_table[] = {
 	CMDOPT_STR('o', "output", struct report_args, output, "FILE",
 		   "the HTML file to write ('-' for stdout)"),
-	CMDOPT_INCLUDE_AT(struct report_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct report_args, dbs, cmd_dbs_opts),
 	CMDOPT_INCLUDE_AT(struct report_args, o, cmd_filter_opts),
 	CMDOPT_TABLE_END,
 };
@@ -37,7 +37,7 @@ static const struct cmdopt report_table[] = {
 const struct cmdopt_cmd cmd_report_opts = {
 	.name = "report",
 	.summary = "self-contained HTML report with charts",
-	.usage = "[RUN|TAG...] -o FILE [--db PATH] [--metric GLOB]\n"
+	.usage = "[RUN|TAG|SELECTOR...] -o FILE [--db PATH]... [--metric GLOB]\n"
 		 "[--phase GLOB] [--all] [--min-change PCT] [--min-wall MS]\n"
 		 "[--alpha LEVEL] [--adjust holm|bh|none] "
 		 "[--allow-option-mismatch]",
@@ -125,7 +125,7 @@ int cmd_report(int argc, char **argv)
 			return cmdopt_usage_error(&cmd_report_opts, "%s",
 						  why);
 	}
-	if (cmp_input_load(a.store.db, argv + first, (size_t)(argc - first),
+	if (cmp_input_load(a.dbs.v, a.dbs.n, argv + first, (size_t)(argc - first),
 			   &in))
 		return EXIT_RUNTIME;
 	rc = write_report(a.output, &in, &o);

@@ -171,6 +171,7 @@ enum stmt_id {
 	S_RUN_SELECT,
 	S_RUN_SELECT_V3,
 	S_RUN_BY_UUID,
+	S_RUN_UUID,
 	S_RUN_FIELDS,
 	S_TARGET_SELECT,
 	S_WLRUN_SELECT,
@@ -250,6 +251,7 @@ static const char *const stmt_sql[NR_STMTS] = {
 		" seed, tag, status, pid, target_order, NULL, NULL"
 		" FROM runs WHERE id = ?",
 	[S_RUN_BY_UUID] = "SELECT id FROM runs WHERE uuid = ?",
+	[S_RUN_UUID] = "SELECT ifnull(uuid, '') FROM runs WHERE id = ?",
 	/* What a selector looks at, oldest first (store_select_runs). */
 	[S_RUN_FIELDS] =
 		"SELECT id, started, host, kernel, version, tag FROM runs"
@@ -1744,4 +1746,19 @@ int store_select_runs(struct store *st, const char *selector, int64_t **ids,
 		return -1;
 	}
 	return 0;
+}
+
+int store_run_exists(struct store *st, int64_t id, bool *exists)
+{
+	sqlite3_stmt *s = stmt_get(st, S_RUN_UUID);
+	int rc;
+
+	*exists = false;
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	rc = step_row(st, s, "find a run");
+	*exists = rc > 0;
+	sqlite3_reset(s);
+	return rc < 0 ? -1 : 0;
 }

@@ -107,6 +107,8 @@ int store_select_runs(struct store *st, const char *selector, int64_t **ids,
 int store_tx_begin(struct store *st) MUST_CHECK;
 int store_tx_commit(struct store *st) MUST_CHECK;
 void store_tx_rollback(struct store *st);
+/* Is there a run with that (local) id?  Quiet when there is not. */
+int store_run_exists(struct store *st, int64_t id, bool *exists) MUST_CHECK;
 /* The id of the run with that global id, 0 when there is none. */
 int store_run_by_uuid(struct store *st, const char *uuid, int64_t *id)
 	MUST_CHECK;
