@@ -165,6 +165,7 @@ int cmd_history(int argc, char **argv)
 	o.cp.alpha = a.alpha;
 	o.cp.min_step_pct = a.min_step;
 	o.cp.min_seg = (size_t)a.min_seg;
+	o.cp.log = true;
 	if (store_open_existing(a.store.db, &st))
 		return EXIT_RUNTIME;
 	if (collect(st, argv + first, (size_t)(argc - first), &ids, &n))

@@ -313,6 +313,7 @@ static void series_finish(struct history *h, struct hist_series *s)
 		if (isfinite(s->pts[i].mean))
 			x[n++] = s->pts[i].mean;
 	ncp = cp_edivisive(x, n, &h->o.cp, &cp);
+	/* before/after: the segments' geometric means with log. */
 	s->cps = ncp ? xcalloc(ncp, sizeof(*s->cps)) : NULL;
 	for (size_t k = 0; k < ncp; k++) {
 		struct hist_change *c = &s->cps[s->nr_cps++];

@@ -18,6 +18,7 @@ void cp_opts_init(struct cp_opts *o)
 	o->min_seg = CP_MIN_SEG;
 	o->alpha = CP_ALPHA;
 	o->min_step_pct = CP_MIN_STEP_PCT;
+	o->log = false;
 }
 
 size_t cp_best_split(const double *x, size_t s, size_t e, size_t min_seg,
@@ -95,8 +96,14 @@ static bool significant(const double *x, size_t s, size_t tau, size_t e,
 	} else {
 		pt->p = m1 == m2 ? 1 : 0;
 	}
-	step = m1 ? fabs(m2 - m1) / fabs(m1) * 100 :
-	       m2 != m1 ? INFINITY : 0;
+	if (o->log) {
+		step = fabs(expm1(m2 - m1)) * 100;
+		pt->before = exp(m1);
+		pt->after = exp(m2);
+	} else {
+		step = m1 ? fabs(m2 - m1) / fabs(m1) * 100 :
+		       m2 != m1 ? INFINITY : 0;
+	}
 	return pt->p < o->alpha && step >= o->min_step_pct;
 }
 
@@ -140,8 +147,8 @@ static int cmp_at(const void *a, const void *b)
 	return (x->at > y->at) - (x->at < y->at);
 }
 
-size_t cp_edivisive(const double *x, size_t n, const struct cp_opts *o,
-		    struct cp_point **out)
+static size_t edivisive(const double *x, size_t n, const struct cp_opts *o,
+			struct cp_point **out)
 {
 	struct seg {
 		size_t s, e;
@@ -200,4 +207,26 @@ size_t cp_edivisive(const double *x, size_t n, const struct cp_opts *o,
 	}
 	*out = pts;
 	return np;
+}
+
+size_t cp_edivisive(const double *x, size_t n, const struct cp_opts *o,
+		    struct cp_point **out)
+{
+	struct cp_opts lin = *o;
+	double *lx;
+	size_t nr;
+	bool pos = true;
+
+	for (size_t i = 0; i < n && pos; i++)
+		pos = x[i] > 0;
+	if (!o->log || !pos) {
+		lin.log = false;
+		return edivisive(x, n, &lin, out);
+	}
+	lx = xcalloc(n + 1, sizeof(*lx));
+	for (size_t i = 0; i < n; i++)
+		lx[i] = log(x[i]);
+	nr = edivisive(lx, n, o, out);
+	free(lx);
+	return nr;
 }

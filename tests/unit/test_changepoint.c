@@ -107,7 +107,7 @@ static void test_no_step(void **state)
  * F1 over nser seeded series with one step of step_pct at a known run,
  * a change point counting as found within tol runs of it.
  */
-static double f1_for(double step_pct, size_t tol, int nser,
+static double f1_for(double step_pct, size_t tol, bool log, int nser,
 		     double *fp_per_100)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -116,6 +116,7 @@ static double f1_for(double step_pct, size_t tol, int nser,
 	double x[100];
 
 	cp_opts_init(&o);
+	o.log = log;
 	gsl_rng_set(rng, 7 + (unsigned long)step_pct);
 	for (int s = 0; s < nser; s++) {
 		size_t at = 10 + gsl_rng_uniform_int(rng, 81);
@@ -157,19 +158,23 @@ static void test_f1(void **state)
 	double fp, f5x, f5, f10;
 	(void)state;
 
-	f5x = f1_for(5, 0, 500, &fp);
-	printf("# F1 5%% step, exact run: %.3f (%.3f false per 100 "
-	       "points)\n", f5x, fp);
-	f5 = f1_for(5, 2, 500, &fp);
-	printf("# F1 5%% step, within 2 runs: %.3f (%.3f false per 100 "
-	       "points)\n", f5, fp);
-	assert_true(f5 >= 0.9);
-	assert_true(fp <= 1.0);
-	f10 = f1_for(10, 0, 500, &fp);
-	printf("# F1 10%% step, exact run: %.3f (%.3f false per 100 "
-	       "points)\n", f10, fp);
-	assert_true(f10 >= 0.9);
-	assert_true(fp <= 1.0);
+	for (int log = 0; log < 2; log++) {
+		const char *scale = log ? "log" : "linear";
+
+		f5x = f1_for(5, 0, log, 500, &fp);
+		printf("# %s: F1 5%% step, exact run: %.3f (%.3f false per "
+		       "100 points)\n", scale, f5x, fp);
+		f5 = f1_for(5, 2, log, 500, &fp);
+		printf("# %s: F1 5%% step, within 2 runs: %.3f (%.3f false "
+		       "per 100 points)\n", scale, f5, fp);
+		assert_true(f5 >= 0.9);
+		assert_true(fp <= 1.0);
+		f10 = f1_for(10, 0, log, 500, &fp);
+		printf("# %s: F1 10%% step, exact run: %.3f (%.3f false per "
+		       "100 points)\n", scale, f10, fp);
+		assert_true(f10 >= 0.9);
+		assert_true(fp <= 1.0);
+	}
 }
 
 static void test_deterministic(void **state)
