@@ -175,7 +175,7 @@ int cmd_history(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct run_rec *r;
 
-		if (store_load_run(st, ids[i], &r)) {
+		if (store_load_run_metrics(st, ids[i], &r)) {
 			history_release(&h);
 			goto out;
 		}

@@ -1117,7 +1117,7 @@ static void phase_from_row(sqlite3_stmt *s, struct phase_rec *p)
 	p->error = col_text(s, 19);
 }
 
-static int load_phases(struct store *st, struct wlrun_rec *w)
+static int load_phases(struct store *st, struct wlrun_rec *w, bool detail)
 {
 	sqlite3_stmt *s = stmt_get(st, S_PHASE_SELECT);
 	int rc;
@@ -1136,8 +1136,8 @@ static int load_phases(struct store *st, struct wlrun_rec *w)
 	/* The metric and worker statements are separate, so no nesting. */
 	for (size_t i = 0; i < w->nr_phases; i++)
 		if (load_metrics(st, &w->phases[i]) ||
-		    load_workers(st, &w->phases[i]) ||
-		    load_sample(st, &w->phases[i]))
+		    (detail && (load_workers(st, &w->phases[i]) ||
+				load_sample(st, &w->phases[i]))))
 			return -1;
 	return 0;
 }
@@ -1173,7 +1173,15 @@ static int load_targets(struct store *st, struct run_rec *r)
 	return rc;
 }
 
-static int load_wlruns(struct store *st, struct run_rec *r, bool phases)
+/* What load_run reads below the run: */
+enum load_depth {
+	LOAD_WLRUNS,    /* targets and workload runs */
+	LOAD_METRICS,   /* and phases with their metrics */
+	LOAD_ALL,       /* and workers and trace samples */
+};
+
+static int load_wlruns(struct store *st, struct run_rec *r,
+		       enum load_depth depth)
 {
 	sqlite3_stmt *s = stmt_get(st, S_WLRUN_SELECT);
 	int rc;
@@ -1198,10 +1206,10 @@ static int load_wlruns(struct store *st, struct run_rec *r, bool phases)
 				 ? -1 : sqlite3_column_int(s, 6);
 	}
 	sqlite3_reset(s);
-	if (rc < 0 || !phases)
+	if (rc < 0 || depth == LOAD_WLRUNS)
 		return rc;
 	for (size_t i = 0; i < r->nr_wlruns; i++)
-		if (load_phases(st, &r->wlruns[i]))
+		if (load_phases(st, &r->wlruns[i], depth == LOAD_ALL))
 			return -1;
 	return 0;
 }
@@ -1234,7 +1242,7 @@ static void mark_incomplete(struct run_rec *r)
 	}
 }
 
-static int load_run(struct store *st, int64_t run_id, bool phases,
+static int load_run(struct store *st, int64_t run_id, enum load_depth depth,
 		    struct run_rec **out)
 {
 	sqlite3_stmt *s = stmt_get(st, st->version < 4 ? S_RUN_SELECT_V3
@@ -1271,7 +1279,7 @@ static int load_run(struct store *st, int64_t run_id, bool phases,
 	r->uuid = col_text(s, 12);
 	r->source_host = col_text(s, 13);
 	sqlite3_reset(s);
-	if (load_targets(st, r) || load_wlruns(st, r, phases)) {
+	if (load_targets(st, r) || load_wlruns(st, r, depth)) {
 		run_rec_free(r);
 		return -1;
 	}
@@ -1284,7 +1292,13 @@ static int load_run(struct store *st, int64_t run_id, bool phases,
 
 int store_load_run(struct store *st, int64_t run_id, struct run_rec **out)
 {
-	return load_run(st, run_id, true, out);
+	return load_run(st, run_id, LOAD_ALL, out);
+}
+
+int store_load_run_metrics(struct store *st, int64_t run_id,
+			   struct run_rec **out)
+{
+	return load_run(st, run_id, LOAD_METRICS, out);
 }
 
 int store_list_runs(struct store *st, struct run_rec ***out, size_t *nr)
@@ -1311,7 +1325,7 @@ int store_list_runs(struct store *st, struct run_rec ***out, size_t *nr)
 		goto fail;
 	ALLOC_GROW(runs, nr_ids, alloc_runs);
 	for (size_t i = 0; i < nr_ids; i++) {
-		if (load_run(st, ids[i], false, &runs[*nr]))
+		if (load_run(st, ids[i], LOAD_WLRUNS, &runs[*nr]))
 			goto fail;
 		(*nr)++;
 	}

@@ -64,6 +64,9 @@ int store_phase_add(struct store *st, int64_t wlrun_id, struct phase_rec *p)
 /* Load one whole run (targets, wlruns, phases, metrics, workers). */
 int store_load_run(struct store *st, int64_t run_id, struct run_rec **out)
 	MUST_CHECK;
+/* The same without workers and trace samples: for figures only. */
+int store_load_run_metrics(struct store *st, int64_t run_id,
+			   struct run_rec **out) MUST_CHECK;
 /* Newest first; each element is a run_rec with targets and wlruns filled
  * but no phases.  *nr set.  Free each with run_rec_free and the array. */
 int store_list_runs(struct store *st, struct run_rec ***out, size_t *nr)
