@@ -1562,9 +1562,12 @@ static int import_wlrun_row(struct store *st, int64_t run_id,
 
 int store_run_import(struct store *st, struct run_rec *r)
 {
+	/* One transaction for the whole run, unless inside the caller's. */
+	bool own = !st->outer_tx;
+
 	if (!r->uuid || !*r->uuid)
 		return error("an imported run needs its id");
-	if (tx_begin(st))
+	if (own && store_tx_begin(st))
 		return -1;
 	if (import_run_row(st, r))
 		goto fail;
@@ -1583,11 +1586,10 @@ int store_run_import(struct store *st, struct run_rec *r)
 			if (store_phase_add(st, w->id, &w->phases[k]))
 				goto fail;
 	}
-	if (tx_commit(st))
-		goto fail;
-	return 0;
+	return own ? store_tx_commit(st) : 0;
 fail:
-	tx_rollback(st);
+	if (own)
+		store_tx_rollback(st);
 	return -1;
 }
 
