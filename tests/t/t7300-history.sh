@@ -71,6 +71,12 @@ rc=$?
 	grep -q '^  kernel ' "$SCRATCH/hk.txt" && ok "history --by kernel" ||
 	not_ok "history --by kernel" "$(head "$SCRATCH/hk.txt")"
 
+"$FSLAB" report --db "$A" --history -o "$SCRATCH/trend.html" >/dev/null 2>&1 &&
+	[ "$(grep -c '<svg' "$SCRATCH/trend.html")" -ge 1 ] &&
+	grep -q '<li>between run 4 and run 5: .*mount options: ' "$SCRATCH/trend.html" &&
+	ok "report --history: trend charts, the change point and its cause" ||
+	not_ok "report --history" "$(grep '<li>' "$SCRATCH/trend.html" 2>&1 | head)"
+
 # ---- selectors ----
 k=$(uname -r)
 n=$("$FSLAB" history --db "$A" "kernel=${k%%.*}.*,host=$(uname -n)" --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["series"][0]["points"]))')
