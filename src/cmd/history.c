@@ -168,20 +168,27 @@ int cmd_history(int argc, char **argv)
 	o.cp.log = true;
 	if (store_open_existing(a.store.db, &st))
 		return EXIT_RUNTIME;
-	if (collect(st, argv + first, (size_t)(argc - first), &ids, &n))
+	/* One snapshot from choosing the runs to reading the last. */
+	if (store_snapshot_begin(st))
 		goto out;
+	if (collect(st, argv + first, (size_t)(argc - first), &ids, &n)) {
+		store_snapshot_end(st);
+		goto out;
+	}
 	history_init(&h, &o);
 	/* One run in memory at a time: ten thousand runs fit anywhere. */
 	for (size_t i = 0; i < n; i++) {
 		struct run_rec *r;
 
 		if (store_load_run_metrics(st, ids[i], &r)) {
+			store_snapshot_end(st);
 			history_release(&h);
 			goto out;
 		}
 		history_add_run(&h, r);
 		run_rec_free(r);
 	}
+	store_snapshot_end(st);
 	history_finish(&h);
 	if (!strcmp(a.fmt.format, "json"))
 		rc = history_print_json(stdout, &h) ? EXIT_RUNTIME : EXIT_OK;

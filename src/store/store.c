@@ -1778,3 +1778,15 @@ int store_run_exists(struct store *st, int64_t id, bool *exists)
 	sqlite3_reset(s);
 	return rc < 0 ? -1 : 0;
 }
+
+int store_snapshot_begin(struct store *st)
+{
+	return exec_retry(st, "BEGIN", "begin a transaction");
+}
+
+void store_snapshot_end(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db) &&
+	    exec_retry(st, "COMMIT", "end a read transaction"))
+		tx_rollback(st);
+}

@@ -122,6 +122,13 @@ int store_run_by_uuid(struct store *st, const char *uuid, int64_t *id)
  */
 int store_run_import(struct store *st, struct run_rec *r) MUST_CHECK;
 
+/*
+ * A read transaction around many reads: one snapshot (no run vanishes
+ * half-way) and one lock instead of one per statement.
+ */
+int store_snapshot_begin(struct store *st) MUST_CHECK;
+void store_snapshot_end(struct store *st);
+
 /* Delete a run and everything under it. */
 int store_delete_run(struct store *st, int64_t run_id) MUST_CHECK;
 
