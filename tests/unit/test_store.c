@@ -462,8 +462,8 @@ static int sql_int(sqlite3 *db, const char *sql)
 
 /*
  * A version-1 database (what fslab wrote before trace samples) opens,
- * keeps its runs, is migrated to version 2 in place, and then takes
- * phases with samples.  Version 1 is version 2 without the two trace
+ * keeps its runs, is migrated in place (its runs getting their global
+ * ids), and then takes phases with samples.  Version 1 is version 2 without the two trace
  * tables, so dropping them and the version makes one.
  */
 static void test_old_schema_migrated(void **state)
@@ -482,6 +482,10 @@ static void test_old_schema_migrated(void **state)
 				      "ALTER TABLE runs DROP COLUMN"
 				      " target_order;"
 				      "ALTER TABLE wlruns DROP COLUMN pos;"
+				      "DROP INDEX runs_uuid;"
+				      "ALTER TABLE runs DROP COLUMN uuid;"
+				      "ALTER TABLE runs DROP COLUMN"
+				      " source_host;"
 				      "PRAGMA user_version = 1", NULL, NULL,
 				      NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -501,7 +505,14 @@ static void test_old_schema_migrated(void **state)
 	store_close(st);
 
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sql_int(db, "PRAGMA user_version"), 3);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 4);
+	/* Version 4: every run has its global id, old ones from the
+	 * migration, all distinct, in the 8-4-4-4-12 form of version 4. */
+	assert_int_equal(sql_int(db, "SELECT count(DISTINCT uuid) FROM runs"
+				 " WHERE length(uuid) = 36 AND"
+				 " substr(uuid, 15, 1) = '4' AND"
+				 " substr(uuid, 20, 1) IN ('8','9','a','b')"),
+			 2);
 	/* Version 3's order columns: NULL (unknown) in the old rows. */
 	{
 		char q[96];
