@@ -100,6 +100,12 @@ int xfer_export(const char *path, struct run_rec *const *runs, size_t n)
 				     "store older than this fslab)",
 				     (long long)runs[i]->id);
 		}
+		if (runs[i]->status && !strcmp(runs[i]->status, "running")) {
+			json_decref(root);
+			json_decref(arr);
+			return error("run %lld is still running: export it when "
+				     "it has finished", (long long)runs[i]->id);
+		}
 		json_array_append_new(arr, xfer_run_json(runs[i], true));
 	}
 	canon = json_dumps(arr, XFER_CANONICAL);
