@@ -135,6 +135,10 @@ rc=$?
 	ok "compare ID@N across two --db" || not_ok "compare ID@N" "$(head "$SCRATCH/c2.txt")"
 "$FSLAB" compare --db "$B" night1 night8 >/dev/null 2>&1
 [ $? -eq 1 ] && ok "one --db does not see the other's runs" || not_ok "one --db does not see the other's runs"
+"$FSLAB" compare --db "$A" "tag=night[1-4]" "tag=night[5-8]" >"$SCRATCH/c3.txt" 2>&1 &&
+	grep -q '4 repetitions' "$SCRATCH/c3.txt" && grep -q 'differs: mount options' "$SCRATCH/c3.txt" &&
+	ok "compare pools the runs of a selector" ||
+	not_ok "compare pools the runs of a selector" "$(head -20 "$SCRATCH/c3.txt")"
 check "report across two --db" "$FSLAB" report --db "$A" --db "$B" night2 night8 -o "$SCRATCH/r.html"
 
 # ---- refusals: nothing imported ----

@@ -74,6 +74,29 @@ static void test_clear_step(void **state)
 	free(p);
 }
 
+/* A flat series with realistic noise (seeded, CoV 2.5 %) has none. */
+static void test_flat_none(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct cp_opts o;
+	struct cp_point *p;
+	double x[60];
+	(void)state;
+
+	gsl_rng_set(rng, 1);
+	for (size_t i = 0; i < 60; i++)
+		x[i] = 500 * (1 + gsl_ran_gaussian(rng, 0.025));
+	cp_opts_init(&o);
+	assert_int_equal(cp_edivisive(x, 60, &o, &p), 0);
+	assert_null(p);
+	o.log = true;
+	assert_int_equal(cp_edivisive(x, 60, &o, &p), 0);
+	/* A single spike is no change: min_seg points on each side. */
+	x[30] *= 1.5;
+	assert_int_equal(cp_edivisive(x, 60, &o, &p), 0);
+	gsl_rng_free(rng);
+}
+
 static void noise(gsl_rng *rng, double *x, size_t n, double cov)
 {
 	for (size_t i = 0; i < n; i++)
@@ -206,6 +229,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_computed),
 		cmocka_unit_test(test_clear_step),
+		cmocka_unit_test(test_flat_none),
 		cmocka_unit_test(test_no_step),
 		cmocka_unit_test(test_f1),
 		cmocka_unit_test(test_deterministic),
