@@ -168,4 +168,6 @@ rc=$?
 	ok "a conflicting run is refused" || not_ok "a conflicting run is refused" "exit $rc" "$out"
 check_exit "import of a missing file exits 1" 1 "$FSLAB" import --db "$C" "$SCRATCH/none.json"
 check_exit "export without -o exits 2" 2 "$FSLAB" export --db "$A"
+nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
+	not_ok "no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
 finish
