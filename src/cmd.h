@@ -33,6 +33,9 @@ int cmd_age(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 
 /*
  * Each command's option table and help text (src/util/cmdopt.h), from
@@ -44,6 +47,9 @@ extern const struct cmdopt_cmd cmd_cleanup_opts;
 extern const struct cmdopt_cmd cmd_compare_opts;
 extern const struct cmdopt_cmd cmd_compilebench_opts;
 extern const struct cmdopt_cmd cmd_disk_opts;
+extern const struct cmdopt_cmd cmd_export_opts;
+extern const struct cmdopt_cmd cmd_history_opts;
+extern const struct cmdopt_cmd cmd_import_opts;
 extern const struct cmdopt_cmd cmd_frag_opts;
 extern const struct cmdopt_cmd cmd_list_opts;
 extern const struct cmdopt_cmd cmd_model_opts;
@@ -90,6 +96,17 @@ int cmd_accept_cb(const struct cmdopt *o, void *field, const char *arg,
 #define CMD_ACCEPT_HELP                                                    \
 	"silence the validity check ID on purpose (repeatable; 'fslab "    \
 	"check --help' lists them)"
+
+/*
+ * --db PATH given up to CMD_MAX_DBS times (compare, report): every
+ * database is read, none written.
+ */
+#define CMD_MAX_DBS 16
+struct cmd_dbs {
+	const char *v[CMD_MAX_DBS];
+	size_t n;
+};
+extern const struct cmdopt cmd_dbs_opts[];
 
 /* `fslab help targets` and fslab-targets(7): the target SPEC grammar. */
 extern const char cmd_targets_help[];

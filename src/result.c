@@ -5,9 +5,11 @@
 #include "result.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 
 #include "stats/lathist.h"
@@ -233,7 +235,32 @@ struct run_rec *run_rec_begin(const char *cmdline, const char *tag,
 	r->tag = tag ? xstrdup(tag) : NULL;
 	r->seed = seed;
 	r->status = xstrdup("running");
+	r->uuid = run_uuid_new();
 	return r;
+}
+
+char *run_uuid_new(void)
+{
+	unsigned char b[16];
+	size_t got = 0;
+
+	/* getrandom blocks only before the pool is seeded at boot. */
+	while (got < sizeof(b)) {
+		ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die("cannot read random bytes for a run id: %s",
+			    strerror(errno));
+		got += (size_t)n;
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	return xasprintf("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+			 "%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
+			 b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+			 b[12], b[13], b[14], b[15]);
 }
 
 void phase_rec_release(struct phase_rec *p)
@@ -306,6 +333,8 @@ void run_rec_free(struct run_rec *r)
 		free(r->facts[i].value);
 	}
 	free(r->facts);
+	free(r->uuid);
+	free(r->source_host);
 	free(r);
 }
 

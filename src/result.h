@@ -164,6 +164,11 @@ struct run_rec {
 	int decision_reps;
 	struct decision_rec *decisions;
 	size_t nr_decisions, alloc_decisions;
+	char *uuid;            /* globally unique id, made with the run (36
+				* characters, RFC 4122 version 4); the same
+				* in every store the run is imported into */
+	char *source_host;     /* the host an imported run was exported from;
+				* NULL for a run made in this store */
 	struct target_rec *targets;
 	size_t nr_targets, alloc_targets;
 	struct wlrun_rec *wlruns;
@@ -251,6 +256,8 @@ struct run_rec *run_rec_begin(const char *cmdline, const char *tag,
 			      uint64_t seed);
 /* Frees contents and the struct itself. */
 void run_rec_free(struct run_rec *r);
+/* A new random RFC 4122 version 4 UUID, lower case (newly allocated). */
+char *run_uuid_new(void);
 /* Append zeroed records, returning a pointer to the new element. */
 struct phase_rec *wlrun_rec_new_phase(struct wlrun_rec *w);
 struct target_rec *run_rec_new_target(struct run_rec *r);

@@ -59,7 +59,7 @@ static int load(struct run_rec *run, struct store *st, const char *dbpath,
 	*owned = false;
 	if (st && dbpath && run->id > 0) {
 		snprintf(id, sizeof(id), "%" PRId64, run->id);
-		if (!cmp_input_load(dbpath, args, 1, in)) {
+		if (!cmp_input_load(&dbpath, 1, args, 1, in)) {
 			*owned = true;
 			return 0;
 		}

@@ -48,6 +48,30 @@ const struct cmdopt cmd_filter_opts[] = {
 	CMDOPT_TABLE_END,
 };
 
+/* The whole struct cmd_dbs: the path joins its list. */
+static int add_db(const struct cmdopt *o, void *args, const char *arg,
+		  char *err, size_t errlen)
+{
+	struct cmd_dbs *d = args;
+
+	(void)o;
+	if (d->n == CMD_MAX_DBS) {
+		snprintf(err, errlen, "at most %d --db", CMD_MAX_DBS);
+		return -1;
+	}
+	d->v[d->n++] = arg;
+	return 0;
+}
+
+const struct cmdopt cmd_dbs_opts[] = {
+	CMDOPT_ARGS_CB_C(0, "db", "PATH", add_db, CMDOPT_C_FILE,
+		    "results database (default: "
+		    "$XDG_DATA_HOME/fslab/results.db); give it again to read "
+		    "several at once, read-only: runs are looked up in all, "
+		    "ID@N names run ID of the N-th"),
+	CMDOPT_TABLE_END,
+};
+
 const struct cmd_struct cmd_table[] = {
 	{ "age", cmd_age, &cmd_age_opts },
 	{ "check", cmd_check, &cmd_check_opts },
@@ -55,7 +79,10 @@ const struct cmd_struct cmd_table[] = {
 	{ "compare", cmd_compare, &cmd_compare_opts },
 	{ "compilebench", cmd_compilebench, &cmd_compilebench_opts },
 	{ "disk", cmd_disk, &cmd_disk_opts },
+	{ "export", cmd_export, &cmd_export_opts },
 	{ "frag", cmd_frag, &cmd_frag_opts },
+	{ "history", cmd_history, &cmd_history_opts },
+	{ "import", cmd_import, &cmd_import_opts },
 	{ "list", cmd_list, &cmd_list_opts },
 	{ "model", cmd_model, &cmd_model_opts },
 	{ "plan", cmd_plan, &cmd_plan_opts },

@@ -26,7 +26,7 @@ struct pairs {
 };
 
 struct compare_args {
-	struct cmdopt_store store;
+	struct cmd_dbs dbs;
 	struct cmdopt_format fmt;
 	struct compare_opts o;
 	bool fail_on_reg, longf, explain;
@@ -70,7 +70,7 @@ static int add_pair(const struct cmdopt *opt, void *field, const char *arg,
 }
 
 static const struct cmdopt compare_table[] = {
-	CMDOPT_INCLUDE_AT(struct compare_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct compare_args, dbs, cmd_dbs_opts),
 	CMDOPT_INCLUDE_AT(struct compare_args, fmt, cmdopt_format_opts),
 	CMDOPT_BOOL(0, "long", struct compare_args, longf,
 		    "every statistic per metric (n, instances, sigma, CoV, "
@@ -109,7 +109,7 @@ static const struct cmdopt compare_table[] = {
 const struct cmdopt_cmd cmd_compare_opts = {
 	.name = "compare",
 	.summary = "statistics of configurations against a baseline",
-	.usage = "[RUN|TAG...] [--db PATH] [--format text|json|csv] [--long]\n"
+	.usage = "[RUN|TAG|SELECTOR...] [--db PATH]... [--format text|json|csv] [--long]\n"
 		 "[--metric GLOB] [--phase GLOB] [--all]\n"
 		 "[--min-change PCT] [--min-wall MS] [--alpha LEVEL]\n"
 		 "[--adjust holm|bh|none] [--allow-option-mismatch]\n"
@@ -160,8 +160,8 @@ int cmd_compare(int argc, char **argv)
 	a.o.nr_factors = a.factors.n;
 	o = a.o;
 	to.longf = a.longf;
-	if (cmp_input_load(a.store.db, argv + first, (size_t)(argc - first),
-			   &in)) {
+	if (cmp_input_load(a.dbs.v, a.dbs.n, argv + first,
+			   (size_t)(argc - first), &in)) {
 		free(a.pairs.v);
 		free(a.factors.v);
 		free(a.accept.v);

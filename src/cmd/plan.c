@@ -96,7 +96,8 @@ int cmd_plan(int argc, char **argv)
 	if (a.max_repeat < a.min_repeat)
 		return cmdopt_usage_error(&cmd_plan_opts, "--max-repeat is "
 					  "below --min-repeat");
-	if (cmp_input_load(a.store.db, argv + first, 1, &in))
+	if (cmp_input_load(&a.store.db, a.store.db ? 1 : 0, argv + first, 1,
+			   &in))
 		return EXIT_RUNTIME;
 	compare_opts_init(&o);
 	o.alpha = a.alpha;

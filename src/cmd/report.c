@@ -13,36 +13,46 @@
 #include "compare/compare.h"
 #include "compare/explain.h"
 #include "compare/guard.h"
+#include "compare/history.h"
 #include "compare/load.h"
 #include "compare/session.h"
 #include "output/chart.h"
 #include "output/html.h"
+#include "output/trend.h"
 #include "preflight.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
 struct report_args {
-	struct cmdopt_store store;
+	struct cmd_dbs dbs;
 	struct compare_opts o;
 	const char *output;
+	bool history;
 };
 
 static const struct cmdopt report_table[] = {
 	CMDOPT_STR('o', "output", struct report_args, output, "FILE",
 		   "the HTML file to write ('-' for stdout)"),
-	CMDOPT_INCLUDE_AT(struct report_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct report_args, dbs, cmd_dbs_opts),
 	CMDOPT_INCLUDE_AT(struct report_args, o, cmd_filter_opts),
+	CMDOPT_BOOL(0, "history", struct report_args, history,
+		    "instead of a comparison, a trend chart per key metric "
+		    "(or --metric GLOB) over the runs named (default: every "
+		    "finished run), change points marked, as 'fslab history' "
+		    "finds them"),
 	CMDOPT_TABLE_END,
 };
 
 const struct cmdopt_cmd cmd_report_opts = {
 	.name = "report",
 	.summary = "self-contained HTML report with charts",
-	.usage = "[RUN|TAG...] -o FILE [--db PATH] [--metric GLOB]\n"
+	.usage = "[RUN|TAG|SELECTOR...] -o FILE [--db PATH]... [--metric GLOB]\n"
 		 "[--phase GLOB] [--all] [--min-change PCT] [--min-wall MS]\n"
 		 "[--alpha LEVEL] [--adjust holm|bh|none] "
-		 "[--allow-option-mismatch]",
+		 "[--allow-option-mismatch]\n"
+		 "[SELECTOR|RUN|TAG...] --history -o FILE [--db PATH]... "
+		 "[--metric GLOB]",
 	.desc = "Write the comparison of 'fslab compare' (same arguments and "
 		"statistics) as one self-contained HTML file: what differs, "
 		"tables, bar charts of the means with 95% CI whiskers, every "
@@ -121,6 +131,43 @@ static int write_report(const char *path, const struct cmp_input *in,
 	return rc;
 }
 
+/* --history: the runs of every argument, each once, as one history. */
+static int write_trends(const char *path, const struct cmp_input *in,
+			const struct compare_opts *co)
+{
+	struct hist_opts o = { .metric = co->metric };
+	struct history h;
+	FILE *out;
+	char *title;
+	int rc;
+
+	cp_opts_init(&o.cp);
+	o.cp.log = true;
+	history_init(&h, &o);
+	for (size_t i = 0; i < in->nr; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen && in->runs[i]->uuid; j++)
+			seen = in->runs[j]->uuid &&
+			       !strcmp(in->runs[j]->uuid, in->runs[i]->uuid);
+		if (!seen)
+			history_add_run(&h, in->runs[i]);
+	}
+	history_finish(&h);
+	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!out) {
+		history_release(&h);
+		return error_errno("cannot create '%s'", path);
+	}
+	title = report_title(in);
+	rc = trend_write_report(out, title, &h);
+	if (out != stdout && (ferror(out) | fclose(out)))
+		rc = error("cannot write '%s': %s", path, strerror(errno));
+	free(title);
+	history_release(&h);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .output = NULL };
@@ -144,10 +191,21 @@ int cmd_report(int argc, char **argv)
 			return cmdopt_usage_error(&cmd_report_opts, "%s",
 						  why);
 	}
-	if (cmp_input_load(a.store.db, argv + first, (size_t)(argc - first),
-			   &in))
+	if (a.history && first == argc) {
+		static char all[] = "since=@0";
+		char *every[] = { all };
+
+		rc = cmp_input_load(a.dbs.v, a.dbs.n, every, 1, &in);
+	} else {
+		rc = cmp_input_load(a.dbs.v, a.dbs.n, argv + first,
+				    (size_t)(argc - first), &in);
+	}
+	if (rc)
 		return EXIT_RUNTIME;
-	rc = write_report(a.output, &in, &o);
+	if (a.history)
+		rc = write_trends(a.output, &in, &o) ? -1 : 0;
+	else
+		rc = write_report(a.output, &in, &o);
 	rc = rc == -2 ? EXIT_USAGE : rc ? EXIT_RUNTIME : EXIT_OK;
 	chart_cleanup();
 	cmp_input_release(&in);

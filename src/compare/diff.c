@@ -152,6 +152,22 @@ static char *field_value(const struct run_rec *r, const struct wlrun_rec *w,
 	return xstrdup("-");
 }
 
+size_t compare_nr_fields(void)
+{
+	return DF_NR;
+}
+
+const char *compare_field_name(size_t f)
+{
+	return f < DF_NR ? diff_names[f] : "?";
+}
+
+char *compare_field_value(const struct run_rec *r, const struct wlrun_rec *w,
+			  size_t f)
+{
+	return field_value(r, w, (enum diff_field)f);
+}
+
 static char *group_value(const struct cmp_group *g, enum diff_field f)
 {
 	struct strset s = { 0 };

@@ -20,6 +20,19 @@ static inline const char *opt_item_end(const char *p)
 	return p;
 }
 
+/*
+ * The recorded fields a comparison names when they differ (host,
+ * kernel, fslab version, filesystem, mkfs options and version, mount
+ * options, image size, workload options, target order): how many, the
+ * name of field f, and its value for workload run w of run r (newly
+ * allocated).  diff.c; history.c names the changes at a change point
+ * with them.
+ */
+size_t compare_nr_fields(void);
+const char *compare_field_name(size_t f);
+char *compare_field_value(const struct run_rec *r, const struct wlrun_rec *w,
+			  size_t f);
+
 /* Fill t->diffs and t->option_mismatch from the groups (diff.c). */
 void compare_find_diffs(struct cmp_table *t, const struct cmp_group *groups,
 			const struct compare_opts *o);

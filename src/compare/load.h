@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * load.h - turn the RUN|TAG arguments of `compare` and `report` into
- * loaded runs, shared so both commands resolve them the same way.  A
- * TAG names every finished run with that tag (their repetitions pool);
- * a run id or "latest" names one run.
+ * load.h - turn the RUN|TAG|SELECTOR arguments of `compare` and
+ * `report` into loaded runs, shared so both commands resolve them the
+ * same way.  A TAG names every finished run with that tag (their
+ * repetitions pool), a SELECTOR (store.h) every run it matches; a run id
+ * or "latest" names one run.
  */
 #ifndef FSLAB_COMPARE_LOAD_H
 #define FSLAB_COMPARE_LOAD_H
@@ -22,11 +23,15 @@ struct cmp_input {
 };
 
 /*
- * Load args; no args means the latest run.  db may be NULL (the default
- * path).  0, or -1 with a message.
+ * Load args; no args means the latest run.  dbs[0..nr_dbs) are opened
+ * read-only; none means the default path.  Each argument is looked up in
+ * every database: a TAG or SELECTOR pools its runs from all of them, a
+ * run present in two (imported: the same global id) counts once,
+ * "latest" is the newest of all, and a run id must be in exactly one
+ * ("ID@N" picks the N-th database).  0, or -1 with a message.
  */
-int cmp_input_load(const char *db, char *const *args, size_t nr_args,
-		   struct cmp_input *in);
+int cmp_input_load(const char *const *dbs, size_t nr_dbs,
+		   char *const *args, size_t nr_args, struct cmp_input *in);
 void cmp_input_release(struct cmp_input *in);
 
 /*

@@ -216,6 +216,20 @@ static void x_labels(cairo_t *cr, const char *const *labels, size_t n,
 			CHART_H - PLOT_B + 16, labels[i], 0.5);
 }
 
+char *chart_custom(int id, double w, double h,
+		   void (*draw)(cairo_t *cr, double w, double h,
+				void *closure),
+		   void *closure)
+{
+	struct frame f;
+
+	memset(&f, 0, sizeof(f));
+	f.sf = cairo_svg_surface_create_for_stream(buf_write, &f.out, w, h);
+	f.cr = cairo_create(f.sf);
+	draw(f.cr, w, h, closure);
+	return frame_end(&f, id);
+}
+
 void chart_cleanup(void)
 {
 	cairo_debug_reset_static_data();

@@ -32,6 +32,16 @@ char *chart_lines(int id, const char *title, const char *unit,
 		  const size_t *ny, size_t n);
 
 /*
+ * Anything else drawn with cairo (history's trend charts): draw() paints
+ * the w x h points of its context; the SVG text comes back like the
+ * charts' (ids prefixed).
+ */
+char *chart_custom(int id, double w, double h,
+		   void (*draw)(cairo_t *cr, double w, double h,
+				void *closure),
+		   void *closure);
+
+/*
  * Release cairo's and fontconfig's process-wide caches once no chart
  * is drawn any more, so leak checkers see only real leaks.
  */

@@ -246,6 +246,10 @@ static json_t *run_json(const struct run_rec *r)
 		jout_set(o, "target_order", jout_str(r->target_order));
 	if (r->until_rule)
 		jout_set(o, "until", until_json(r));
+	if (r->uuid)
+		jout_set(o, "uuid", jout_str(r->uuid));
+	if (r->source_host)
+		jout_set(o, "source_host", jout_str(r->source_host));
 	arr = json_array();
 	for (size_t i = 0; i < r->nr_targets; i++)
 		jout_push(arr, target_json(&r->targets[i]));

@@ -86,6 +86,10 @@ void provenance_text(FILE *out, const struct run_rec *r)
 	fprintf(out, "fslab %s  host %s  seed %llu\n", str_or(r->version, "?"),
 		str_or(r->host, "?"), (unsigned long long)r->seed);
 	fprintf(out, "kernel %s\n", str_or(r->kernel, "?"));
+	if (r->uuid)
+		fprintf(out, "id %s%s%s\n", r->uuid,
+			r->source_host ? "  imported from " : "",
+			r->source_host ? r->source_host : "");
 	fprintf(out, "command: %s\n", str_or(r->cmdline, "?"));
 	for (size_t i = 0; i < r->nr_targets; i++)
 		if (provenance_first_target(r, i))

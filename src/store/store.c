@@ -18,6 +18,7 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <pwd.h>
 #include <signal.h>
@@ -38,12 +39,13 @@
  * targets.mkfs_cmd (the mkfs command as run); 5 adds run_facts (the
  * setup recorded with a run: machine, devices, cache modes, accepted
  * checks; see struct fact); 6 adds runs.until_rule, runs.decision,
- * runs.decision_reps and the decisions table (`run --until decided`).
- * Older databases are
+ * runs.decision_reps and the decisions table (`run --until decided`);
+ * 7 adds runs.uuid and runs.source_host (a run's global id and, for an
+ * imported run, the host it came from).  Older databases are
  * migrated forward in place by schema_init(), one step at a time, each
  * step only adding tables, so an old fslab's rows stay as they were.
  */
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 #define STORE_BUSY_TIMEOUT_MS 30000
 /* Beyond the busy handler: SQLite skips it in a few WAL cases. */
 #define STORE_RETRY_NS (120ULL * 1000000000ULL)
@@ -167,6 +169,27 @@ static const char schema_v6[] =
 	" mdc_pct REAL);"
 	"CREATE INDEX decisions_run ON decisions(run_id);";
 
+/*
+ * Version 7: every run's globally unique id (an RFC 4122 version 4 UUID,
+ * made with the run; export and import match runs by it) and, for an
+ * imported run, the host it was exported from (NULL: made here).  Runs
+ * of an older store get their id here, at migration, from SQLite's
+ * randomblob(): once, so the id never changes between two reads and two
+ * exports of the same old run agree.  (A read-only open of an old store
+ * cannot migrate; its runs read back with no id, and export, which
+ * needs one, opens the store for writing.)
+ */
+static const char schema_v7[] =
+	"ALTER TABLE runs ADD COLUMN uuid TEXT;"
+	"ALTER TABLE runs ADD COLUMN source_host TEXT;"
+	"UPDATE runs SET uuid = lower(hex(randomblob(4))) || '-' ||"
+	" lower(hex(randomblob(2))) || '-4' ||"
+	" substr(lower(hex(randomblob(2))), 2) || '-' ||"
+	" substr('89ab', 1 + (abs(random()) % 4), 1) ||"
+	" substr(lower(hex(randomblob(2))), 2) || '-' ||"
+	" lower(hex(randomblob(6))) WHERE uuid IS NULL;"
+	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);";
+
 /* migrations[v] takes a version-v database to version v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = schema_v2,
@@ -174,6 +197,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[3] = schema_v4,
 	[4] = schema_v5,
 	[5] = schema_v6,
+	[6] = schema_v7,
 };
 
 enum stmt_id {
@@ -181,9 +205,11 @@ enum stmt_id {
 	S_COMMIT,
 	S_ROLLBACK,
 	S_RUN_INSERT,
+	S_RUN_IMPORT,
 	S_RUN_FINISH,
 	S_TARGET_INSERT,
 	S_WLRUN_INSERT,
+	S_WLRUN_IMPORT,
 	S_WLRUN_FINISH,
 	S_PHASE_INSERT,
 	S_METRIC_INSERT,
@@ -191,6 +217,10 @@ enum stmt_id {
 	S_SAMPLE_INSERT,
 	S_REQUEST_INSERT,
 	S_RUN_SELECT,
+	S_RUN_SELECT_NOID,
+	S_RUN_BY_UUID,
+	S_RUN_UUID,
+	S_RUN_FIELDS,
 	S_TARGET_SELECT,
 	S_TARGET_SELECT_V3,
 	S_WLRUN_SELECT,
@@ -221,8 +251,15 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_ROLLBACK] = "ROLLBACK",
 	[S_RUN_INSERT] =
 		"INSERT INTO runs (started, finished, host, kernel, version,"
-		" cmdline, seed, tag, status, pid, target_order)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+		" cmdline, seed, tag, status, pid, target_order, uuid,"
+		" source_host)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)",
+	/* An imported run: finished elsewhere, so no pid to watch. */
+	[S_RUN_IMPORT] =
+		"INSERT INTO runs (started, finished, host, kernel, version,"
+		" cmdline, seed, tag, status, pid, target_order, uuid,"
+		" source_host)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
 	[S_RUN_FINISH] =
 		"UPDATE runs SET status = ?, finished = ? WHERE id = ?",
 	[S_TARGET_INSERT] =
@@ -233,6 +270,9 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_WLRUN_INSERT] =
 		"INSERT INTO wlruns (run_id, target_id, workload, options,"
 		" rep, status, pos) VALUES (?, ?, ?, ?, ?, 'running', ?)",
+	[S_WLRUN_IMPORT] =
+		"INSERT INTO wlruns (run_id, target_id, workload, options,"
+		" rep, status, pos) VALUES (?, ?, ?, ?, ?, ?, ?)",
 	[S_WLRUN_FINISH] = "UPDATE wlruns SET status = ? WHERE id = ?",
 	[S_PHASE_INSERT] =
 		"INSERT INTO phases (wlrun_id, seq, name, label, start_ns,"
@@ -260,7 +300,19 @@ static const char *const stmt_sql[NR_STMTS] = {
 		" WHERE phase_id = ? ORDER BY seq",
 	[S_RUN_SELECT] =
 		"SELECT id, started, finished, host, kernel, version, cmdline,"
-		" seed, tag, status, pid, target_order FROM runs WHERE id = ?",
+		" seed, tag, status, pid, target_order, uuid, source_host"
+		" FROM runs WHERE id = ?",
+	/* A read-only store older than version 7 has no ids yet. */
+	[S_RUN_SELECT_NOID] =
+		"SELECT id, started, finished, host, kernel, version, cmdline,"
+		" seed, tag, status, pid, target_order, NULL, NULL"
+		" FROM runs WHERE id = ?",
+	[S_RUN_BY_UUID] = "SELECT id FROM runs WHERE uuid = ?",
+	[S_RUN_UUID] = "SELECT ifnull(uuid, '') FROM runs WHERE id = ?",
+	/* What a selector looks at, oldest first (store_select_runs). */
+	[S_RUN_FIELDS] =
+		"SELECT id, started, host, kernel, version, tag FROM runs"
+		" WHERE status != 'running' ORDER BY started, id",
 	[S_TARGET_SELECT] =
 		"SELECT id, idx, rep, spec, name, kind, fstype, mkfs_opts,"
 		" mount_opts, eff_mount_opts, device, uuid, mkfs_version,"
@@ -322,7 +374,8 @@ static const char *const stmt_sql[NR_STMTS] = {
 struct store {
 	sqlite3 *db;
 	char *path;
-	int version;     /* of the file (read-only: as found) */
+	int version;      /* of the file (read-only: as found) */
+	bool outer_tx;    /* store_tx_begin(): one transaction for all */
 	sqlite3_stmt *stmt[NR_STMTS];
 };
 
@@ -436,17 +489,24 @@ static int step_done(struct store *st, sqlite3_stmt *s, const char *what)
 	return -1;
 }
 
+/* Inside store_tx_begin() the inner transactions are the outer one's. */
 static int tx_begin(struct store *st)
 {
-	sqlite3_stmt *s = stmt_get(st, S_BEGIN);
+	sqlite3_stmt *s;
 
+	if (st->outer_tx)
+		return 0;
+	s = stmt_get(st, S_BEGIN);
 	return s ? step_done(st, s, "begin a transaction") : -1;
 }
 
 static int tx_commit(struct store *st)
 {
-	sqlite3_stmt *s = stmt_get(st, S_COMMIT);
+	sqlite3_stmt *s;
 
+	if (st->outer_tx)
+		return 0;
+	s = stmt_get(st, S_COMMIT);
 	return s ? step_done(st, s, "commit") : -1;
 }
 
@@ -454,6 +514,8 @@ static void tx_rollback(struct store *st)
 {
 	sqlite3_stmt *s;
 
+	if (st->outer_tx)
+		return; /* the owner of the outer one rolls back */
 	if (sqlite3_get_autocommit(st->db))
 		return; /* SQLite already rolled back */
 	s = stmt_get(st, S_ROLLBACK);
@@ -744,6 +806,10 @@ int store_run_begin(struct store *st, struct run_rec *r)
 	rc |= bind_text(s, 8, r->tag);
 	rc |= sqlite3_bind_int64(s, 9, (sqlite3_int64)getpid());
 	rc |= bind_text(s, 10, r->target_order);
+	if (!r->uuid)
+		r->uuid = run_uuid_new();
+	rc |= bind_text(s, 11, r->uuid);
+	rc |= bind_text(s, 12, r->source_host);
 	if (rc != SQLITE_OK)
 		return db_error(st, "bind the run");
 	if (step_done(st, s, "insert the run"))
@@ -1155,7 +1221,7 @@ static void phase_from_row(sqlite3_stmt *s, struct phase_rec *p)
 	p->error = col_text(s, 19);
 }
 
-static int load_phases(struct store *st, struct wlrun_rec *w)
+static int load_phases(struct store *st, struct wlrun_rec *w, bool detail)
 {
 	sqlite3_stmt *s = stmt_get(st, S_PHASE_SELECT);
 	int rc;
@@ -1174,8 +1240,8 @@ static int load_phases(struct store *st, struct wlrun_rec *w)
 	/* The metric and worker statements are separate, so no nesting. */
 	for (size_t i = 0; i < w->nr_phases; i++)
 		if (load_metrics(st, &w->phases[i]) ||
-		    load_workers(st, &w->phases[i]) ||
-		    load_sample(st, &w->phases[i]))
+		    (detail && (load_workers(st, &w->phases[i]) ||
+				load_sample(st, &w->phases[i]))))
 			return -1;
 	return 0;
 }
@@ -1213,7 +1279,15 @@ static int load_targets(struct store *st, struct run_rec *r)
 	return rc;
 }
 
-static int load_wlruns(struct store *st, struct run_rec *r, bool phases)
+/* What load_run reads below the run: */
+enum load_depth {
+	LOAD_WLRUNS,    /* targets and workload runs */
+	LOAD_METRICS,   /* and phases with their metrics */
+	LOAD_ALL,       /* and workers and trace samples */
+};
+
+static int load_wlruns(struct store *st, struct run_rec *r,
+		       enum load_depth depth)
 {
 	sqlite3_stmt *s = stmt_get(st, S_WLRUN_SELECT);
 	int rc;
@@ -1238,10 +1312,10 @@ static int load_wlruns(struct store *st, struct run_rec *r, bool phases)
 				 ? -1 : sqlite3_column_int(s, 6);
 	}
 	sqlite3_reset(s);
-	if (rc < 0 || !phases)
+	if (rc < 0 || depth == LOAD_WLRUNS)
 		return rc;
 	for (size_t i = 0; i < r->nr_wlruns; i++)
-		if (load_phases(st, &r->wlruns[i]))
+		if (load_phases(st, &r->wlruns[i], depth == LOAD_ALL))
 			return -1;
 	return 0;
 }
@@ -1429,10 +1503,11 @@ fail:
 	return -1;
 }
 
-static int load_run(struct store *st, int64_t run_id, bool phases,
+static int load_run(struct store *st, int64_t run_id, enum load_depth depth,
 		    struct run_rec **out)
 {
-	sqlite3_stmt *s = stmt_get(st, S_RUN_SELECT);
+	sqlite3_stmt *s = stmt_get(st, st->version < 7 ? S_RUN_SELECT_NOID
+							: S_RUN_SELECT);
 	struct run_rec *r;
 	int64_t pid;
 	int rc;
@@ -1466,8 +1541,10 @@ static int load_run(struct store *st, int64_t run_id, bool phases,
 	r->status = col_text(s, 9);
 	pid = col_i64(s, 10);
 	r->target_order = col_text(s, 11);
+	r->uuid = col_text(s, 12);
+	r->source_host = col_text(s, 13);
 	sqlite3_reset(s);
-	if (load_targets(st, r) || load_wlruns(st, r, phases) ||
+	if (load_targets(st, r) || load_wlruns(st, r, depth) ||
 	    load_facts(st, r) || load_decisions(st, r)) {
 		run_rec_free(r);
 		return -1;
@@ -1481,7 +1558,13 @@ static int load_run(struct store *st, int64_t run_id, bool phases,
 
 int store_load_run(struct store *st, int64_t run_id, struct run_rec **out)
 {
-	return load_run(st, run_id, true, out);
+	return load_run(st, run_id, LOAD_ALL, out);
+}
+
+int store_load_run_metrics(struct store *st, int64_t run_id,
+			   struct run_rec **out)
+{
+	return load_run(st, run_id, LOAD_METRICS, out);
 }
 
 int store_list_runs(struct store *st, struct run_rec ***out, size_t *nr)
@@ -1508,7 +1591,7 @@ int store_list_runs(struct store *st, struct run_rec ***out, size_t *nr)
 		goto fail;
 	ALLOC_GROW(runs, nr_ids, alloc_runs);
 	for (size_t i = 0; i < nr_ids; i++) {
-		if (load_run(st, ids[i], false, &runs[*nr]))
+		if (load_run(st, ids[i], LOAD_WLRUNS, &runs[*nr]))
 			goto fail;
 		(*nr)++;
 	}
@@ -1641,6 +1724,19 @@ int store_resolve_run(struct store *st, const char *arg, int64_t *id)
 		*id = n;
 		return 0;
 	}
+	if (store_is_selector(arg)) {
+		int64_t *ids;
+		size_t nr;
+
+		if (store_select_runs(st, arg, &ids, &nr))
+			return -1;
+		*id = nr ? ids[nr - 1] : 0;
+		free(ids);
+		if (!*id)
+			return error("no run matches '%s' in '%s'", arg,
+				     st->path);
+		return 0;
+	}
 	if (store_latest_run(st, arg, id))
 		return -1;
 	if (!*id)
@@ -1677,4 +1773,339 @@ int store_open_existing(const char *db, struct store **out)
 int store_open_existing_rw(const char *db, struct store **out)
 {
 	return open_existing(db, true, out);
+}
+
+/* ---- one transaction around many writes, ids, import ---- */
+
+int store_tx_begin(struct store *st)
+{
+	if (st->outer_tx)
+		BUG("nested store_tx_begin");
+	if (tx_begin(st))
+		return -1;
+	st->outer_tx = true;
+	return 0;
+}
+
+int store_tx_commit(struct store *st)
+{
+	st->outer_tx = false;
+	if (tx_commit(st)) {
+		tx_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+void store_tx_rollback(struct store *st)
+{
+	st->outer_tx = false;
+	tx_rollback(st);
+}
+
+int store_run_by_uuid(struct store *st, const char *uuid, int64_t *id)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	*id = 0;
+	if (st->version < 7)
+		return 0; /* no ids before version 7 */
+	s = stmt_get(st, S_RUN_BY_UUID);
+	if (!s)
+		return -1;
+	bind_text(s, 1, uuid);
+	rc = step_row(st, s, "find a run by its id");
+	if (rc > 0)
+		*id = col_i64(s, 0);
+	sqlite3_reset(s);
+	return rc < 0 ? -1 : 0;
+}
+
+static int import_run_row(struct store *st, struct run_rec *r)
+{
+	sqlite3_stmt *s = stmt_get(st, S_RUN_IMPORT);
+	int rc = 0;
+
+	if (!s)
+		return -1;
+	rc |= sqlite3_bind_int64(s, 1, r->started);
+	if (r->finished)
+		rc |= sqlite3_bind_int64(s, 2, r->finished);
+	rc |= bind_text(s, 3, r->host);
+	rc |= bind_text(s, 4, r->kernel);
+	rc |= bind_text(s, 5, r->version);
+	rc |= bind_text(s, 6, r->cmdline);
+	rc |= bind_u64(s, 7, r->seed);
+	rc |= bind_text(s, 8, r->tag);
+	rc |= bind_text(s, 9, r->status ? r->status : "incomplete");
+	rc |= bind_text(s, 10, r->target_order);
+	rc |= bind_text(s, 11, r->uuid);
+	rc |= bind_text(s, 12, r->source_host);
+	if (rc != SQLITE_OK)
+		return db_error(st, "bind the run");
+	if (step_done(st, s, "insert the run"))
+		return -1;
+	r->id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+static int import_wlrun_row(struct store *st, int64_t run_id,
+			    struct wlrun_rec *w)
+{
+	sqlite3_stmt *s = stmt_get(st, S_WLRUN_IMPORT);
+	int rc = 0;
+
+	if (!s)
+		return -1;
+	rc |= sqlite3_bind_int64(s, 1, run_id);
+	if (w->target_id)
+		rc |= sqlite3_bind_int64(s, 2, w->target_id);
+	rc |= bind_text(s, 3, w->workload);
+	rc |= bind_text(s, 4, w->options);
+	rc |= sqlite3_bind_int(s, 5, w->rep);
+	rc |= bind_text(s, 6, w->status ? w->status : "incomplete");
+	if (w->pos >= 0)
+		rc |= sqlite3_bind_int(s, 7, w->pos);
+	if (rc != SQLITE_OK)
+		return db_error(st, "bind the workload run");
+	if (step_done(st, s, "insert the workload run"))
+		return -1;
+	w->id = sqlite3_last_insert_rowid(st->db);
+	return 0;
+}
+
+int store_run_import(struct store *st, struct run_rec *r)
+{
+	/* One transaction for the whole run, unless inside the caller's. */
+	bool own = !st->outer_tx;
+
+	if (!r->uuid || !*r->uuid)
+		return error("an imported run needs its id");
+	if (own && store_tx_begin(st))
+		return -1;
+	if (import_run_row(st, r))
+		goto fail;
+	for (size_t i = 0; i < r->nr_targets; i++)
+		if (store_target_add(st, r->id, &r->targets[i]))
+			goto fail;
+	for (size_t i = 0; i < r->nr_wlruns; i++) {
+		struct wlrun_rec *w = &r->wlruns[i];
+
+		w->target_id = w->target_idx >= 0 &&
+			       (size_t)w->target_idx < r->nr_targets ?
+			       r->targets[w->target_idx].id : 0;
+		if (import_wlrun_row(st, r->id, w))
+			goto fail;
+		for (size_t k = 0; k < w->nr_phases; k++)
+			if (store_phase_add(st, w->id, &w->phases[k]))
+				goto fail;
+	}
+	if (r->nr_facts && store_facts_add(st, r->id, r->facts, r->nr_facts))
+		goto fail;
+	if (r->until_rule && store_decisions_save(st, r))
+		goto fail;
+	return own ? store_tx_commit(st) : 0;
+fail:
+	if (own)
+		store_tx_rollback(st);
+	return -1;
+}
+
+/* ---- selectors: kernel=GLOB,host=NAME,version=GLOB,since=..,until=.. ---- */
+
+bool store_is_selector(const char *arg)
+{
+	static const char *const keys[] = { "kernel=", "host=", "version=",
+					    "since=", "until=", "tag=" };
+
+	for (size_t i = 0; arg && i < ARRAY_SIZE(keys); i++)
+		if (!strncmp(arg, keys[i], strlen(keys[i])))
+			return true;
+	return false;
+}
+
+enum sel_key { SEL_KERNEL, SEL_HOST, SEL_VERSION, SEL_TAG, SEL_NR };
+
+struct selector {
+	char *glob[SEL_NR];       /* NULL: any */
+	int64_t since, until;     /* unix time, inclusive; 0: open */
+};
+
+/*
+ * "2026-12-04", "2026-12-04T15:30", "2026-12-04 15:30:10", local time,
+ * or "@UNIXTIME".  A bare date as until= means the end of that day.
+ */
+static int parse_date(const char *v, bool end, int64_t *out)
+{
+	struct tm tm = { 0 };
+	const char *rest;
+	long long n;
+
+	if (v[0] == '@' && !parse_int(v + 1, 0, INT64_MAX, &n)) {
+		*out = n;
+		return 0;
+	}
+	rest = strptime(v, "%Y-%m-%d", &tm);
+	if (!rest)
+		return -1;
+	if (!*rest) {
+		if (end) {
+			tm.tm_hour = 23;
+			tm.tm_min = 59;
+			tm.tm_sec = 59;
+		}
+	} else if (*rest == 'T' || *rest == ' ') {
+		const char *t = strptime(rest + 1, "%H:%M", &tm);
+
+		if (t && *t == ':')
+			t = strptime(t + 1, "%S", &tm);
+		else if (t && end)
+			tm.tm_sec = 59;
+		if (!t || *t)
+			return -1;
+	} else {
+		return -1;
+	}
+	tm.tm_isdst = -1;
+	*out = (int64_t)mktime(&tm);
+	return 0;
+}
+
+static void selector_release(struct selector *s)
+{
+	for (int k = 0; k < SEL_NR; k++)
+		free(s->glob[k]);
+}
+
+static int selector_parse(const char *arg, struct selector *s)
+{
+	static const char *const names[SEL_NR] = { "kernel", "host",
+						   "version", "tag" };
+	const char *p = arg;
+
+	memset(s, 0, sizeof(*s));
+	while (*p) {
+		const char *e = strchrnul(p, ','), *eq;
+		char *key, *val;
+		int k;
+
+		eq = memchr(p, '=', (size_t)(e - p));
+		if (!eq)
+			goto bad;
+		key = xstrndup(p, (size_t)(eq - p));
+		val = xstrndup(eq + 1, (size_t)(e - eq - 1));
+		for (k = 0; k < SEL_NR && strcmp(key, names[k]); k++)
+			;
+		if (k < SEL_NR) {
+			free(s->glob[k]);
+			s->glob[k] = val;
+			val = NULL;
+		} else if (!strcmp(key, "since") || !strcmp(key, "until")) {
+			bool until = key[0] == 'u';
+
+			if (parse_date(val, until, until ? &s->until
+							  : &s->since)) {
+				error("%s=%s: not a date (YYYY-MM-DD, "
+				      "YYYY-MM-DDTHH:MM[:SS] or @UNIXTIME)",
+				      key, val);
+				free(key);
+				free(val);
+				goto fail;
+			}
+		} else {
+			error("unknown selector key '%s' in '%s' (kernel, "
+			      "host, version, tag, since, until)", key, arg);
+			free(key);
+			free(val);
+			goto fail;
+		}
+		free(key);
+		free(val);
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+bad:
+	error("'%s' is not a selector: KEY=VALUE[,KEY=VALUE...]", arg);
+fail:
+	selector_release(s);
+	return -1;
+}
+
+static bool glob_ok(const char *glob, const char *v)
+{
+	return !glob || (v && !fnmatch(glob, v, 0));
+}
+
+int store_select_runs(struct store *st, const char *selector, int64_t **ids,
+		      size_t *nr)
+{
+	struct selector sel;
+	sqlite3_stmt *s;
+	size_t alloc = 0;
+	int rc;
+
+	*ids = NULL;
+	*nr = 0;
+	if (selector_parse(selector, &sel))
+		return -1;
+	s = stmt_get(st, S_RUN_FIELDS);
+	if (!s) {
+		selector_release(&sel);
+		return -1;
+	}
+	while ((rc = step_row(st, s, "select runs")) > 0) {
+		int64_t started = col_i64(s, 1);
+		const char *v[SEL_NR] = {
+			[SEL_KERNEL] = (const char *)sqlite3_column_text(s, 3),
+			[SEL_HOST] = (const char *)sqlite3_column_text(s, 2),
+			[SEL_VERSION] = (const char *)sqlite3_column_text(s, 4),
+			[SEL_TAG] = (const char *)sqlite3_column_text(s, 5),
+		};
+		bool ok = (!sel.since || started >= sel.since) &&
+			  (!sel.until || started <= sel.until);
+
+		for (int k = 0; k < SEL_NR && ok; k++)
+			ok = glob_ok(sel.glob[k], v[k]);
+		if (!ok)
+			continue;
+		ALLOC_GROW(*ids, *nr + 1, alloc);
+		(*ids)[(*nr)++] = col_i64(s, 0);
+	}
+	sqlite3_reset(s);
+	selector_release(&sel);
+	if (rc < 0) {
+		free(*ids);
+		*ids = NULL;
+		*nr = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int store_run_exists(struct store *st, int64_t id, bool *exists)
+{
+	sqlite3_stmt *s = stmt_get(st, S_RUN_UUID);
+	int rc;
+
+	*exists = false;
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	rc = step_row(st, s, "find a run");
+	*exists = rc > 0;
+	sqlite3_reset(s);
+	return rc < 0 ? -1 : 0;
+}
+
+int store_snapshot_begin(struct store *st)
+{
+	return exec_retry(st, "BEGIN", "begin a transaction");
+}
+
+void store_snapshot_end(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db) &&
+	    exec_retry(st, "COMMIT", "end a read transaction"))
+		tx_rollback(st);
 }

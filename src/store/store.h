@@ -82,6 +82,9 @@ int store_decisions_save(struct store *st, const struct run_rec *r)
 /* Load one whole run (targets, wlruns, phases, metrics, workers). */
 int store_load_run(struct store *st, int64_t run_id, struct run_rec **out)
 	MUST_CHECK;
+/* The same without workers and trace samples: for figures only. */
+int store_load_run_metrics(struct store *st, int64_t run_id,
+			   struct run_rec **out) MUST_CHECK;
 /* Newest first; each element is a run_rec with targets and wlruns filled
  * but no phases.  *nr set.  Free each with run_rec_free and the array. */
 int store_list_runs(struct store *st, struct run_rec ***out, size_t *nr)
@@ -104,6 +107,46 @@ int store_resolve_run(struct store *st, const char *arg, int64_t *id)
  */
 int store_tag_runs(struct store *st, const char *tag, int64_t **ids,
 		   size_t *nr) MUST_CHECK;
+/*
+ * Selectors (see doc/history.md): "KEY=VALUE[,KEY=VALUE...]" with keys
+ * kernel=GLOB, host=GLOB, version=GLOB, tag=GLOB (fnmatch), since=DATE,
+ * until=DATE (YYYY-MM-DD[THH:MM[:SS]] local time, or @UNIXTIME; both
+ * inclusive, a bare until= date to the end of that day); every key must
+ * match.  store_is_selector() says whether an argument is one (it starts
+ * with a known KEY=).  store_select_runs() gives every finished run that
+ * matches, oldest first (none is not an error); store_resolve_run()
+ * resolves a selector to the newest.
+ */
+bool store_is_selector(const char *arg);
+int store_select_runs(struct store *st, const char *selector, int64_t **ids,
+		      size_t *nr) MUST_CHECK;
+
+/*
+ * Many writes as one transaction (an import): the store functions'
+ * own transactions join it.  On any failure call store_tx_rollback().
+ */
+int store_tx_begin(struct store *st) MUST_CHECK;
+int store_tx_commit(struct store *st) MUST_CHECK;
+void store_tx_rollback(struct store *st);
+/* Is there a run with that (local) id?  Quiet when there is not. */
+int store_run_exists(struct store *st, int64_t id, bool *exists) MUST_CHECK;
+/* The id of the run with that global id, 0 when there is none. */
+int store_run_by_uuid(struct store *st, const char *uuid, int64_t *id)
+	MUST_CHECK;
+/*
+ * Insert a whole finished run from elsewhere (r->uuid set, status as
+ * recorded there, no pid): run row, targets, workload runs, phases with
+ * metrics, workers and trace samples.  Sets the ids in r.
+ */
+int store_run_import(struct store *st, struct run_rec *r) MUST_CHECK;
+
+/*
+ * A read transaction around many reads: one snapshot (no run vanishes
+ * half-way) and one lock instead of one per statement.
+ */
+int store_snapshot_begin(struct store *st) MUST_CHECK;
+void store_snapshot_end(struct store *st);
+
 /* Delete a run and everything under it. */
 int store_delete_run(struct store *st, int64_t run_id) MUST_CHECK;
 

@@ -132,24 +132,9 @@ void writer_close(struct run_writer *w)
 
 int writer_write_run(struct store *st, struct run_rec *r)
 {
-	if (store_run_begin(st, r) < 0)
-		return -1;
-	for (size_t i = 0; i < r->nr_targets; i++)
-		if (store_target_add(st, r->id, &r->targets[i]) < 0)
-			return -1;
-	if (r->nr_facts && store_facts_add(st, r->id, r->facts,
-					   r->nr_facts) < 0)
-		return -1;
-	for (size_t i = 0; i < r->nr_wlruns; i++) {
-		struct wlrun_rec *wr = &r->wlruns[i];
-
-		if (put_wlrun(st, r, wr) < 0)
-			return -1;
-		for (size_t j = 0; j < wr->nr_phases; j++)
-			if (store_phase_add(st, wr->id, &wr->phases[j]) < 0)
-				return -1;
-		if (store_wlrun_finish(st, wr->id, wr->status) < 0)
-			return -1;
-	}
-	return put_finish(st, r);
+	/* A run keeps its global id wherever it goes: importing it twice,
+	 * or back, finds it (store_run_by_uuid). */
+	if (!r->uuid)
+		r->uuid = run_uuid_new();
+	return store_run_import(st, r);
 }

@@ -160,11 +160,12 @@ else
 fi
 
 # Plant a regression: two copies of the run whose initial-create.avg_MiB/s the
-# test sets itself (100 vs 50, the same 2 % steps).
+# test sets itself (100 vs 50, the same 2 % steps); a copy is another
+# run, so it gets its own global id.
 copy_run() { # copy_run TAG OFFSET
 	sqlite3 "$DB" <<SQL
 create temp table r as select * from runs where id = $run;
-update r set id = id + $2, tag = '$1';
+update r set id = id + $2, tag = '$1', uuid = lower(hex(randomblob(16)));
 insert into runs select * from r;
 create temp table t as select * from targets where run_id = $run;
 update t set id = id + $2, run_id = run_id + $2;

@@ -464,8 +464,8 @@ static int sql_int(sqlite3 *db, const char *sql)
 
 /*
  * A version-1 database (what fslab wrote before trace samples) opens,
- * keeps its runs, is migrated to version 2 in place, and then takes
- * phases with samples.  Version 1 is version 2 without the two trace
+ * keeps its runs, is migrated in place (its runs getting their global
+ * ids), and then takes phases with samples.  Version 1 is version 2 without the two trace
  * tables, so dropping them and the version makes one.
  */
 static void test_old_schema_migrated(void **state)
@@ -492,6 +492,10 @@ static void test_old_schema_migrated(void **state)
 				      "ALTER TABLE wlruns DROP COLUMN pos;"
 				      "ALTER TABLE targets DROP COLUMN"
 				      " mkfs_cmd;"
+				      "DROP INDEX runs_uuid;"
+				      "ALTER TABLE runs DROP COLUMN uuid;"
+				      "ALTER TABLE runs DROP COLUMN"
+				      " source_host;"
 				      "PRAGMA user_version = 1", NULL, NULL,
 				      NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -522,7 +526,7 @@ static void test_old_schema_migrated(void **state)
 	store_close(st);
 
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sql_int(db, "PRAGMA user_version"), 6);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 7);
 	/* Version 4's mkfs command: not recorded in the old rows. */
 	{
 		char q[96];
@@ -532,6 +536,13 @@ static void test_old_schema_migrated(void **state)
 			 (long long)w->id);
 		assert_int_equal(sql_int(db, q), 2);
 	}
+	/* Version 7: every run has its global id, old ones from the
+	 * migration, all distinct, in the 8-4-4-4-12 form of version 4. */
+	assert_int_equal(sql_int(db, "SELECT count(DISTINCT uuid) FROM runs"
+				 " WHERE length(uuid) = 36 AND"
+				 " substr(uuid, 15, 1) = '4' AND"
+				 " substr(uuid, 20, 1) IN ('8','9','a','b')"),
+			 2);
 	/* Version 3's order columns: NULL (unknown) in the old rows. */
 	{
 		char q[96];

@@ -178,14 +178,26 @@ static void test_whole_run_import(void **state)
 	writer_close(&w);
 	assert_int_equal(store_open(f->db, &st), 0);
 	assert_int_equal(store_load_run(st, first, &back), 0);
-	/* Written again whole, as an importer would: a new run, equal. */
-	assert_int_equal(writer_write_run(st, back), 0);
-	assert_true(back->id != first);
-	assert_int_equal(store_load_run(st, back->id, &again), 0);
-	assert_same_run(back, again);
-	run_rec_free(again);
-	run_rec_free(back);
+	/* The same run (its global id) twice in one store is refused. */
+	assert_int_equal(writer_write_run(st, back), -1);
 	store_close(st);
+	/* Written whole into another store, as an importer does: a new
+	 * row, equal, under the same global id. */
+	{
+		char *db2 = xasprintf("%s.2", f->db);
+
+		assert_int_equal(store_open(db2, &st), 0);
+		back->id = 0;
+		assert_int_equal(writer_write_run(st, back), 0);
+		assert_int_equal(store_load_run(st, back->id, &again), 0);
+		assert_same_run(back, again);
+		assert_string_equal(back->uuid, again->uuid);
+		run_rec_free(again);
+		store_close(st);
+		unlink(db2);
+		free(db2);
+	}
+	run_rec_free(back);
 }
 
 static void test_memory_only(void **state)
