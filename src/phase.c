@@ -327,6 +327,16 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 	return rc;
 }
 
+int wl_keep_text(struct wl_ctx *ctx, const char *name, const char *content)
+{
+	wlrun_rec_add_text(ctx->wlrun, name, content);
+	if (ctx->runner && ctx->runner->st && ctx->rank == 0 &&
+	    store_wlrun_text_add(ctx->runner->st, ctx->wlrun->id, name,
+				 content) < 0)
+		return -1;
+	return 0;
+}
+
 void phase_stonewall_arm(struct phase *ph, double seconds)
 {
 	ph->stonewall_ns = seconds > 0 ? now_ns() + (uint64_t)(seconds * 1e9)

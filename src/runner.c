@@ -86,6 +86,7 @@ int run_workload_parse(const char *s, struct run_workload *w, char *err,
 	opt_defaults(wl->opts, w->opts);
 	if ((colon && opt_parse(wl->opts, w->opts, colon + 1, why,
 				sizeof(why)) < 0) ||
+	    (wl->prepare && wl->prepare(w->opts, why, sizeof(why)) < 0) ||
 	    (wl->check && wl->check(w->opts, why, sizeof(why)) < 0)) {
 		snprintf(err, errlen, "workload '%s': %s", wl->name, why);
 		run_workload_release(w);
@@ -496,8 +497,7 @@ static double watched_value(const struct workload *wl,
 			n = 1;
 			continue;
 		}
-		if (strncmp(p->name, key, (size_t)(slash - key)) ||
-		    p->name[slash - key])
+		if (!key_metric_match(key, p->name, NULL))
 			continue;
 		if ((m = phase_rec_metric(p, slash + 1))) {
 			sum += m->value;

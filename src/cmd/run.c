@@ -362,7 +362,8 @@ int cmd_run(int argc, char **argv)
 						    sizeof(*known));
 
 		for (size_t i = 0; i < cfg.nr_wls; i++)
-			known[i] = cfg.wls[i].wl->phases;
+			known[i] = wl_phase_names(cfg.wls[i].wl,
+						  cfg.wls[i].opts);
 		if (trace_check_phases(trace, known, cfg.nr_wls, err,
 				       sizeof(err)) < 0)
 			usage_die("%s", err);

@@ -33,11 +33,13 @@
 /*
  * Schema versions: 1 the first; 2 adds trace_sample and trace_request
  * (the block-request sample of traced phases); 3 adds runs.target_order
- * and wlruns.pos (the counterbalanced order of the targets).  Older databases are
+ * and wlruns.pos (the counterbalanced order of the targets); 4 adds
+ * wlrun_texts (texts a workload keeps with its run: fio's job file and
+ * its JSON output).  Older databases are
  * migrated forward in place by schema_init(), one step at a time, each
  * step only adding tables, so an old fslab's rows stay as they were.
  */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 #define STORE_BUSY_TIMEOUT_MS 30000
 /* Beyond the busy handler: SQLite skips it in a few WAL cases. */
 #define STORE_RETRY_NS (120ULL * 1000000000ULL)
@@ -121,10 +123,22 @@ static const char schema_v3[] =
 	"ALTER TABLE runs ADD COLUMN target_order TEXT;"
 	"ALTER TABLE wlruns ADD COLUMN pos INTEGER;";
 
+/*
+ * Version 4: texts a workload keeps with a workload run, by name (fio's
+ * "job.fio" and "fio.json:SECTION#REP"), so `show` prints what ran and a
+ * figure can be checked against the tool's own output.
+ */
+static const char schema_v4[] =
+	"CREATE TABLE wlrun_texts ("
+	" wlrun_id INTEGER NOT NULL REFERENCES wlruns(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, content TEXT NOT NULL);"
+	"CREATE INDEX wlrun_texts_wlrun ON wlrun_texts(wlrun_id);";
+
 /* migrations[v] takes a version-v database to version v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = schema_v2,
 	[2] = schema_v3,
+	[3] = schema_v4,
 };
 
 enum stmt_id {
@@ -154,6 +168,8 @@ enum stmt_id {
 	S_LATEST_TAG,
 	S_TAG_RUNS,
 	S_RUN_DELETE,
+	S_TEXT_INSERT,
+	S_TEXT_SELECT,
 	NR_STMTS
 };
 
@@ -231,11 +247,18 @@ static const char *const stmt_sql[NR_STMTS] = {
 		"SELECT id FROM runs WHERE tag = ? AND status != 'running'"
 		" ORDER BY started, id",
 	[S_RUN_DELETE] = "DELETE FROM runs WHERE id = ?",
+	[S_TEXT_INSERT] =
+		"INSERT INTO wlrun_texts (wlrun_id, name, content)"
+		" VALUES (?, ?, ?)",
+	[S_TEXT_SELECT] =
+		"SELECT name, content FROM wlrun_texts WHERE wlrun_id = ?"
+		" ORDER BY rowid",
 };
 
 struct store {
 	sqlite3 *db;
 	char *path;
+	int version;            /* schema version of the file as opened */
 	sqlite3_stmt *stmt[NR_STMTS];
 };
 
@@ -575,6 +598,7 @@ static int store_open_readonly(const char *path, struct store **out)
 		error("'%s' is not an fslab results database", path);
 		goto fail;
 	}
+	st->version = version;
 	*out = st;
 	return 0;
 fail_msg:
@@ -616,6 +640,7 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	if (schema_init(st))
 		goto fail;
+	st->version = STORE_SCHEMA_VERSION;
 	*out = st;
 	return 0;
 fail:
@@ -1103,6 +1128,45 @@ static int load_targets(struct store *st, struct run_rec *r)
 	return rc;
 }
 
+/* A read-only file from before version 4 has no texts to read. */
+static int load_texts(struct store *st, struct wlrun_rec *w)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (st->version < 4)
+		return 0;
+	s = stmt_get(st, S_TEXT_SELECT);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, w->id);
+	while ((rc = step_row(st, s, "read workload texts")) > 0) {
+		char *name = col_text(s, 0), *content = col_text(s, 1);
+
+		wlrun_rec_add_text(w, name ? name : "", content ? content : "");
+		free(name);
+		free(content);
+	}
+	sqlite3_reset(s);
+	return rc < 0 ? -1 : 0;
+}
+
+int store_wlrun_text_add(struct store *st, int64_t wlrun_id,
+			 const char *name, const char *content)
+{
+	sqlite3_stmt *s = stmt_get(st, S_TEXT_INSERT);
+	int rc = 0;
+
+	if (!s)
+		return -1;
+	rc |= sqlite3_bind_int64(s, 1, wlrun_id);
+	rc |= bind_text(s, 2, name);
+	rc |= bind_text(s, 3, content);
+	if (rc != SQLITE_OK)
+		return db_error(st, "bind the workload text");
+	return step_done(st, s, "insert the workload text") ? -1 : 0;
+}
+
 static int load_wlruns(struct store *st, struct run_rec *r, bool phases)
 {
 	sqlite3_stmt *s = stmt_get(st, S_WLRUN_SELECT);
@@ -1131,7 +1195,8 @@ static int load_wlruns(struct store *st, struct run_rec *r, bool phases)
 	if (rc < 0 || !phases)
 		return rc;
 	for (size_t i = 0; i < r->nr_wlruns; i++)
-		if (load_phases(st, &r->wlruns[i]))
+		if (load_phases(st, &r->wlruns[i]) ||
+		    load_texts(st, &r->wlruns[i]))
 			return -1;
 	return 0;
 }

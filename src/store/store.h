@@ -61,6 +61,10 @@ int store_wlrun_finish(struct store *st, int64_t wlrun_id,
 int store_phase_add(struct store *st, int64_t wlrun_id, struct phase_rec *p)
 	MUST_CHECK;
 
+/* Keep a named text with a workload run (a job file, a tool's output). */
+int store_wlrun_text_add(struct store *st, int64_t wlrun_id,
+			 const char *name, const char *content) MUST_CHECK;
+
 /* Load one whole run (targets, wlruns, phases, metrics, workers). */
 int store_load_run(struct store *st, int64_t run_id, struct run_rec **out)
 	MUST_CHECK;
