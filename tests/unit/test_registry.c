@@ -43,6 +43,20 @@ static void test_table(void **state)
 	assert_null(wl_find("no-such-workload"));
 }
 
+/* Workloads whose input the user must name: their defaults are refused,
+ * with a message that names the option. */
+static const struct {
+	const char *wl, *key;
+} required[] = { { "exec", "cmd=" }, { "fio", "job=" } };
+
+static const char *required_key(const char *name)
+{
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		if (!strcmp(required[i].wl, name))
+			return required[i].key;
+	return NULL;
+}
+
 static void test_defaults_roundtrip(void **state)
 {
 	(void)state;
@@ -54,8 +68,15 @@ static void test_defaults_roundtrip(void **state)
 		char *s1, *s2;
 
 		opt_defaults(wl->opts, a);
-		if (wl->check)
+		if (required_key(wl->name)) {
+			int rc = wl->prepare ? wl->prepare(a, err, sizeof(err))
+					     : wl->check(a, err, sizeof(err));
+
+			assert_int_equal(rc, -1);
+			assert_non_null(strstr(err, required_key(wl->name)));
+		} else if (wl->check) {
 			assert_int_equal(wl->check(a, err, sizeof(err)), 0);
+		}
 		s1 = opt_format(wl->opts, a);
 		opt_defaults(wl->opts, b);
 		assert_int_equal(opt_parse(wl->opts, b, s1, err, sizeof(err)),
