@@ -161,6 +161,17 @@ err=$(q "select error from phases p join wlruns w on p.wlrun_id = w.id join runs
 	ok "a failing job fails its phase with fio's message (exit 1)" ||
 	not_ok "a failing job fails its phase" "exit $rc" "$err" "$out"
 
+# fio's own verify= is the phase's verification
+printf '[v]\nrw=write\nsize=1m\nbs=4k\nverify=crc32c\ndo_verify=1\n' >"$SCRATCH/v.fio"
+"$FSLAB" run -t ext4:size=512M -w "fio:job=$SCRATCH/v.fio" \
+	--db "$DB" --scratch "$SCRATCH" --tag fiov >/dev/null 2>&1
+n=$(q "select count(*) from $METRICS where tag = 'fiov' and name = 'fio.verified' and value = 1")
+[ "$n" -eq 1 ] && ok "a verify= job that passes records fio.verified" || not_ok "fio.verified" "got $n"
+out=$("$FSLAB" run -t ext4:size=512M -w "fio:job=$SCRATCH/v.fio" --verify \
+	--db "$DB" --scratch "$SCRATCH" 2>&1)
+[ $? -eq 2 ] && printf '%s' "$out" | grep -q 'verify=' &&
+	ok "--verify is refused, pointing at fio's verify=" || not_ok "--verify refused" "$out"
+
 nothing_left_under "$SCRATCH" && ok "nothing left mounted or attached" ||
 	not_ok "nothing left mounted or attached"
 finish
