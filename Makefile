@@ -15,7 +15,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 BUILD   ?= build
-PKGS     = sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent liburing
+PKGS     = sqlite3 blkid mount jansson gsl cairo fontconfig libarchive libtracefs libtraceevent liburing nettle
 
 # -Werror is for developers and CI (`make WERROR=1`; `make check` and
 # .ci/run turn it on): a packager's newer compiler must not fail the
@@ -30,7 +30,7 @@ PC_DEB = sqlite3:libsqlite3-dev blkid:libblkid-dev mount:libmount-dev \
 	jansson:libjansson-dev gsl:libgsl-dev cairo:libcairo2-dev \
 	fontconfig:libfontconfig-dev libarchive:libarchive-dev \
 	libtracefs:libtracefs-dev libtraceevent:libtraceevent-dev \
-	liburing:liburing-dev cmocka:libcmocka-dev
+	liburing:liburing-dev nettle:nettle-dev cmocka:libcmocka-dev
 PC_NEED = $(PKGS) $(if $(filter unit check,$(MAKECMDGOALS))$(filter tests/%,$(MAKECMDGOALS)),cmocka)
 ifeq ($(filter deps run check clean check-includes,$(MAKECMDGOALS)),)
 ifeq ($(shell command -v pkg-config),)

@@ -9,9 +9,9 @@ set -e
 # Build and run.
 PKGS="build-essential pkg-config libsqlite3-dev libblkid-dev libmount-dev
 libjansson-dev libcmocka-dev e2fsprogs xfsprogs btrfs-progs util-linux
-libgsl-dev libcairo2-dev libfontconfig-dev libarchive-dev libtracefs-dev libtraceevent-dev liburing-dev"
+libgsl-dev libcairo2-dev libfontconfig-dev libarchive-dev libtracefs-dev libtraceevent-dev liburing-dev nettle-dev"
 # Only for `make check`.
-TEST_PKGS="perl python3 sqlite3 mandoc clang libclang-rt-14-dev blktrace libopenmpi-dev openmpi-bin chromium xz-utils zstd bzip2 bonnie++ fio fsmark glusterfs-server glusterfs-client iproute2"
+TEST_PKGS="perl python3 sqlite3 mandoc clang libclang-rt-14-dev blktrace libopenmpi-dev openmpi-bin chromium xz-utils zstd bzip2 bonnie++ fio fsmark dbench glusterfs-server glusterfs-client iproute2"
 [ "${1:-}" = --test ] && PKGS="$PKGS $TEST_PKGS"
 missing=
 for p in $PKGS; do

@@ -251,8 +251,10 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 	const struct phase_hook *hooks;
 	size_t nr_hooks;
 
-	/* --trace=PHASE, `fslab list` and the key metrics trust .phases. */
-	if (!ctx->wl || !wl_phase_declared(ctx->wl, name))
+	/* --trace=PHASE, `fslab list` and the key metrics trust .phases
+	 * (or, for phases named by the input, phases_of). */
+	if (!ctx->wl || !(wl_phase_declared(ctx->wl, name) ||
+			  in_list(wl_phase_names(ctx->wl, ctx->opts), name)))
 		BUG("phase '%s' is not declared in %s's .phases", name,
 		    ctx->wl ? ctx->wl->name : "(no workload)");
 	ph = xcalloc(1, sizeof(*ph));
@@ -403,6 +405,11 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 	if (out)
 		*out = rec;
 	return rc;
+}
+
+int wl_keep_text(struct wl_ctx *ctx, const char *name, const char *content)
+{
+	return writer_text(ctx->writer, ctx->wlrun, name, content);
 }
 
 void phase_stonewall_arm(struct phase *ph, double seconds)

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -283,6 +284,11 @@ void wlrun_rec_release(struct wlrun_rec *w)
 	for (size_t i = 0; i < w->nr_phases; i++)
 		phase_rec_release(&w->phases[i]);
 	free(w->phases);
+	for (size_t i = 0; i < w->nr_texts; i++) {
+		free(w->texts[i].name);
+		free(w->texts[i].content);
+	}
+	free(w->texts);
 	free(w->workload);
 	free(w->options);
 	free(w->status);
@@ -417,6 +423,39 @@ struct wlrun_rec *run_rec_new_wlrun(struct run_rec *r)
 	memset(w, 0, sizeof(*w));
 	w->pos = -1;
 	return w;
+}
+
+bool key_metric_match(const char *key, const char *phase, const char *metric)
+{
+	const char *slash = strchr(key, '/');
+	char *pat;
+	bool ok;
+
+	if (!slash || !phase)
+		return false;
+	if (metric && fnmatch(slash + 1, metric, 0))
+		return false;
+	pat = xstrndup(key, (size_t)(slash - key));
+	ok = !fnmatch(pat, phase, 0);
+	free(pat);
+	return ok;
+}
+
+void wlrun_rec_add_text(struct wlrun_rec *w, const char *name,
+			const char *content)
+{
+	ALLOC_GROW(w->texts, w->nr_texts + 1, w->alloc_texts);
+	w->texts[w->nr_texts].name = xstrdup(name);
+	w->texts[w->nr_texts].content = xstrdup(content);
+	w->nr_texts++;
+}
+
+const char *wlrun_rec_text(const struct wlrun_rec *w, const char *name)
+{
+	for (size_t i = 0; i < w->nr_texts; i++)
+		if (!strcmp(w->texts[i].name, name))
+			return w->texts[i].content;
+	return NULL;
 }
 
 const struct target_rec *run_rec_target(const struct run_rec *r,

@@ -100,6 +100,11 @@ struct wlrun_rec {
 				* order, from 0; -1 unknown (see order.h) */
 	struct phase_rec *phases;
 	size_t nr_phases, alloc_phases;
+	/* Texts kept with the run (fio's job file and JSON output), by name. */
+	struct wlrun_text {
+		char *name, *content;
+	} *texts;
+	size_t nr_texts, alloc_texts;
 };
 
 struct target_rec {
@@ -274,6 +279,19 @@ const char *run_rec_fact(const struct run_rec *r, const char *scope,
 struct decision_rec *run_rec_new_decision(struct run_rec *r);
 /* Drop every decision record (a new look replaces them). */
 void run_rec_clear_decisions(struct run_rec *r);
+/*
+ * Does key metric key ("create/files/s"; either part may be a glob, as
+ * fio's any-phase "write.MiB/s" and exec's "exec/cmd.*" are, for
+ * workloads whose phases or figures come from their input)
+ * name metric of phase?  metric NULL: does it name the phase at all?
+ */
+bool key_metric_match(const char *key, const char *phase, const char *metric);
+
+/* Keep a copy of a named text with w. */
+void wlrun_rec_add_text(struct wlrun_rec *w, const char *name,
+			const char *content);
+/* The first text called name, or NULL. */
+const char *wlrun_rec_text(const struct wlrun_rec *w, const char *name);
 /* The target record a wlrun belongs to (by target_idx/target_id). */
 const struct target_rec *run_rec_target(const struct run_rec *r,
 					const struct wlrun_rec *w);

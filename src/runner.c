@@ -92,6 +92,7 @@ int run_workload_parse(const char *s, struct run_workload *w, char *err,
 	opt_defaults(wl->opts, w->opts);
 	if ((colon && opt_parse(wl->opts, w->opts, colon + 1, why,
 				sizeof(why)) < 0) ||
+	    (wl->prepare && wl->prepare(w->opts, why, sizeof(why)) < 0) ||
 	    (wl->check && wl->check(w->opts, why, sizeof(why)) < 0)) {
 		snprintf(err, errlen, "workload '%s': %s", wl->name, why);
 		run_workload_release(w);
@@ -303,6 +304,7 @@ static int run_one_workload(struct runner *rn, struct target *t,
 	ctx.progress = lead ? progress_stream() : quiet_stream();
 	ctx.runner = rn;
 	ctx.wl = w->wl;
+	ctx.opts = w->opts;
 	ctx.writer = &rn->w;
 	ctx.wlrun = wr;
 	ctx.verify = cfg->verify;
@@ -510,8 +512,7 @@ static double watched_value(const struct workload *wl,
 			n = 1;
 			continue;
 		}
-		if (strncmp(p->name, key, (size_t)(slash - key)) ||
-		    p->name[slash - key])
+		if (!key_metric_match(key, p->name, NULL))
 			continue;
 		if ((m = phase_rec_metric(p, slash + 1))) {
 			sum += m->value;

@@ -81,6 +81,7 @@ struct wl_ctx {
 				   * the same as dir otherwise */
 	bool verify;              /* --verify: write the util/verify.h pattern
 				   * and check it on every read */
+	const void *opts;          /* its parsed options (phases_of) */
 	const struct workload *wl; /* whose run() this is: phase_begin()
 				    * accepts only its .phases and the
 				    * core phases (wl_core_phases) */
@@ -171,7 +172,27 @@ struct workload {
 	 * any target is built.  nranks: MPI ranks sharing the target.
 	 */
 	void (*needs)(const void *opts, int nranks, struct wl_needs *n);
+	/*
+	 * Optional, for workloads that run what the user brings (fio's job
+	 * files): called once right after the options are parsed, before
+	 * check().  It may read the input the options name and keep it in
+	 * the options (a job file's text and hash), so the work is fixed
+	 * from then on and the stored options say exactly what ran.
+	 * Returns 0, or -1 with the reason in err.
+	 */
+	int (*prepare)(void *opts, char *err, size_t errlen);
+	/*
+	 * Optional: the phase names these options make, when they come
+	 * from the input (fio's job sections), NULL-terminated and owned by
+	 * opts; NULL: .phases.  .phases then lists what the names may be
+	 * for `fslab list`, and key_metrics may name the phase as "*".
+	 */
+	const char *const *(*phases_of)(const void *opts);
 };
+
+/* The phase names a workload run with opts makes (phases_of or .phases). */
+const char *const *wl_phase_names(const struct workload *wl,
+				  const void *opts);
 
 /* ---- the phase API (implemented by the core, src/phase.c) ---- */
 
@@ -266,6 +287,13 @@ int wl_ranks_agree(struct wl_ctx *ctx, int rc, const char *what);
  * rank r + K wrote (reorder=K); the own rank gives ctx->dir.  Allocated.
  */
 char *wl_rank_dir(const struct wl_ctx *ctx, int rank);
+
+/*
+ * Keep a named text with this workload run (fio's job file, a tool's own
+ * output), stored beside its phases and printed by `fslab show`.
+ * Returns 0, or -1 when it could not be stored (message printed).
+ */
+int wl_keep_text(struct wl_ctx *ctx, const char *name, const char *content);
 
 /* True once SIGINT/SIGTERM arrived: finish the current op and return. */
 bool phase_stop_requested(void);

@@ -452,6 +452,7 @@ static int age_with(struct age_sess *s)
 	c.dir = c.shared_dir = dir;
 	/* Its phases join the "age" run under a prefixed name. */
 	c.wl = w.wl;
+	c.opts = w.opts;
 	c.phase_prefix = w.wl->name;
 	rc = w.wl->run(&c, w.opts);
 out:

@@ -423,7 +423,8 @@ int cmd_run(int argc, char **argv)
 		size_t nr_known = cfg.nr_wls;
 
 		for (size_t i = 0; i < cfg.nr_wls; i++)
-			known[i] = cfg.wls[i].wl->phases;
+			known[i] = wl_phase_names(cfg.wls[i].wl,
+						  cfg.wls[i].opts);
 		/* --verify adds its final pass to every workload run. */
 		if (cfg.verify)
 			known[nr_known++] = wl_core_phases;

@@ -62,11 +62,8 @@ bool compare_traced_metric(const char *metric)
 static bool key_match(const struct compare_opts *o, const char *phase,
 		      const char *metric)
 {
-	size_t pl = strlen(phase);
-
 	for (const char *const *k = o->key_metrics; k && *k; k++)
-		if (!strncmp(*k, phase, pl) && (*k)[pl] == '/' &&
-		    !strcmp(*k + pl + 1, metric))
+		if (key_metric_match(*k, phase, metric))
 			return true;
 	return false;
 }
@@ -74,10 +71,8 @@ static bool key_match(const struct compare_opts *o, const char *phase,
 /* Is phase named by a key metric ("create/files/s": create)? */
 static bool key_phase(const struct compare_opts *o, const char *phase)
 {
-	size_t pl = strlen(phase);
-
 	for (const char *const *k = o->key_metrics; k && *k; k++)
-		if (!strncmp(*k, phase, pl) && (*k)[pl] == '/')
+		if (key_metric_match(*k, phase, NULL))
 			return true;
 	return false;
 }

@@ -41,11 +41,13 @@
  * checks; see struct fact); 6 adds runs.until_rule, runs.decision,
  * runs.decision_reps and the decisions table (`run --until decided`);
  * 7 adds runs.uuid and runs.source_host (a run's global id and, for an
- * imported run, the host it came from).  Older databases are
+ * imported run, the host it came from); 8 adds wlrun_texts (texts a
+ * workload keeps with its run: fio's job file and its JSON output).
+ * Older databases are
  * migrated forward in place by schema_init(), one step at a time, each
  * step only adding tables, so an old fslab's rows stay as they were.
  */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 #define STORE_BUSY_TIMEOUT_MS 30000
 /* Beyond the busy handler: SQLite skips it in a few WAL cases. */
 #define STORE_RETRY_NS (120ULL * 1000000000ULL)
@@ -190,6 +192,17 @@ static const char schema_v7[] =
 	" lower(hex(randomblob(6))) WHERE uuid IS NULL;"
 	"CREATE UNIQUE INDEX runs_uuid ON runs(uuid);";
 
+/*
+ * Version 8: texts a workload keeps with a workload run, by name (fio's
+ * "job.fio" and "fio.json:SECTION#REP"), so `show` prints what ran and a
+ * figure can be checked against the tool's own output.
+ */
+static const char schema_v8[] =
+	"CREATE TABLE wlrun_texts ("
+	" wlrun_id INTEGER NOT NULL REFERENCES wlruns(id) ON DELETE CASCADE,"
+	" name TEXT NOT NULL, content TEXT NOT NULL);"
+	"CREATE INDEX wlrun_texts_wlrun ON wlrun_texts(wlrun_id);";
+
 /* migrations[v] takes a version-v database to version v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = schema_v2,
@@ -198,6 +211,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[4] = schema_v5,
 	[5] = schema_v6,
 	[6] = schema_v7,
+	[7] = schema_v8,
 };
 
 enum stmt_id {
@@ -242,6 +256,8 @@ enum stmt_id {
 	S_DECISION_INSERT,
 	S_DECISION_RUN_SELECT,
 	S_DECISION_SELECT,
+	S_TEXT_INSERT,
+	S_TEXT_SELECT,
 	NR_STMTS
 };
 
@@ -369,6 +385,12 @@ static const char *const stmt_sql[NR_STMTS] = {
 		"SELECT workload, name, phase, metric, label, verdict, reps,"
 		" change_pct, lo_pct, hi_pct, mdc_pct FROM decisions"
 		" WHERE run_id = ? ORDER BY rowid",
+	[S_TEXT_INSERT] =
+		"INSERT INTO wlrun_texts (wlrun_id, name, content)"
+		" VALUES (?, ?, ?)",
+	[S_TEXT_SELECT] =
+		"SELECT name, content FROM wlrun_texts WHERE wlrun_id = ?"
+		" ORDER BY rowid",
 };
 
 struct store {
@@ -1279,6 +1301,45 @@ static int load_targets(struct store *st, struct run_rec *r)
 	return rc;
 }
 
+/* A read-only file from before version 8 has no texts to read. */
+static int load_texts(struct store *st, struct wlrun_rec *w)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (st->version < 8)
+		return 0;
+	s = stmt_get(st, S_TEXT_SELECT);
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, w->id);
+	while ((rc = step_row(st, s, "read workload texts")) > 0) {
+		char *name = col_text(s, 0), *content = col_text(s, 1);
+
+		wlrun_rec_add_text(w, name ? name : "", content ? content : "");
+		free(name);
+		free(content);
+	}
+	sqlite3_reset(s);
+	return rc < 0 ? -1 : 0;
+}
+
+int store_wlrun_text_add(struct store *st, int64_t wlrun_id,
+			 const char *name, const char *content)
+{
+	sqlite3_stmt *s = stmt_get(st, S_TEXT_INSERT);
+	int rc = 0;
+
+	if (!s)
+		return -1;
+	rc |= sqlite3_bind_int64(s, 1, wlrun_id);
+	rc |= bind_text(s, 2, name);
+	rc |= bind_text(s, 3, content);
+	if (rc != SQLITE_OK)
+		return db_error(st, "bind the workload text");
+	return step_done(st, s, "insert the workload text") ? -1 : 0;
+}
+
 /* What load_run reads below the run: */
 enum load_depth {
 	LOAD_WLRUNS,    /* targets and workload runs */
@@ -1315,7 +1376,8 @@ static int load_wlruns(struct store *st, struct run_rec *r,
 	if (rc < 0 || depth == LOAD_WLRUNS)
 		return rc;
 	for (size_t i = 0; i < r->nr_wlruns; i++)
-		if (load_phases(st, &r->wlruns[i], depth == LOAD_ALL))
+		if (load_phases(st, &r->wlruns[i], depth == LOAD_ALL) ||
+		    (depth == LOAD_ALL && load_texts(st, &r->wlruns[i])))
 			return -1;
 	return 0;
 }
@@ -1899,6 +1961,10 @@ int store_run_import(struct store *st, struct run_rec *r)
 			goto fail;
 		for (size_t k = 0; k < w->nr_phases; k++)
 			if (store_phase_add(st, w->id, &w->phases[k]))
+				goto fail;
+		for (size_t k = 0; k < w->nr_texts; k++)
+			if (store_wlrun_text_add(st, w->id, w->texts[k].name,
+						 w->texts[k].content))
 				goto fail;
 	}
 	if (r->nr_facts && store_facts_add(st, r->id, r->facts, r->nr_facts))

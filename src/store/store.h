@@ -78,6 +78,9 @@ int store_facts_add(struct store *st, int64_t run_id, const struct fact *f,
  */
 int store_decisions_save(struct store *st, const struct run_rec *r)
 	MUST_CHECK;
+/* Keep a named text with a workload run (a job file, a tool's output). */
+int store_wlrun_text_add(struct store *st, int64_t wlrun_id,
+			 const char *name, const char *content) MUST_CHECK;
 
 /* Load one whole run (targets, wlruns, phases, metrics, workers). */
 int store_load_run(struct store *st, int64_t run_id, struct run_rec **out)

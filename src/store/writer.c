@@ -102,6 +102,14 @@ int writer_facts(struct run_writer *w)
 	return 0;
 }
 
+int writer_text(struct run_writer *w, struct wlrun_rec *wr, const char *name,
+		const char *content)
+{
+	wlrun_rec_add_text(wr, name, content);
+	return w && w->st && wr->id ?
+	       store_wlrun_text_add(w->st, wr->id, name, content) : 0;
+}
+
 int writer_decisions(struct run_writer *w)
 {
 	return w->st && w->run->id ? store_decisions_save(w->st, w->run) : 0;

@@ -55,6 +55,10 @@ int writer_facts(struct run_writer *w) MUST_CHECK;
 /* Store the run's --until decided state (its decision and every
  * comparison's, replacing the previous look's); 0 or -1. */
 int writer_decisions(struct run_writer *w) MUST_CHECK;
+/* Keep a named text with wr (a job file, a tool's own output), in
+ * memory and, when storing, in the store; 0 or -1. */
+int writer_text(struct run_writer *w, struct wlrun_rec *wr, const char *name,
+		const char *content) MUST_CHECK;
 /* Set wr's status ("complete", "failed", "interrupted") and store it. */
 int writer_wlrun_finish(struct run_writer *w, struct wlrun_rec *wr,
 			const char *status);

@@ -15,13 +15,24 @@ const struct workload *const workloads[] = {
 	&wl_bonnie,
 	&wl_compilebench,
 	&wl_distribute,
+	&wl_exec,
 	&wl_ffsb,
+	&wl_fio,
 	&wl_frag,
 	&wl_fsck,
 	&wl_metadata,
 	&wl_tree,
 	NULL,
 };
+
+const char *const *wl_phase_names(const struct workload *wl,
+				  const void *opts)
+{
+	const char *const *p = wl->phases_of && opts ? wl->phases_of(opts) :
+			       NULL;
+
+	return p ? p : wl->phases;
+}
 
 const struct workload *wl_find(const char *name)
 {

@@ -8,7 +8,9 @@
 extern const struct workload wl_bonnie;
 extern const struct workload wl_compilebench;
 extern const struct workload wl_distribute;
+extern const struct workload wl_exec;
 extern const struct workload wl_ffsb;
+extern const struct workload wl_fio;
 extern const struct workload wl_frag;
 extern const struct workload wl_fsck;
 extern const struct workload wl_metadata;

@@ -141,6 +141,8 @@ static json_t *target_json(const struct target_rec *t)
 	set(o, "mkfs_version", jstr(t->mkfs_version));
 	set(o, "path", jstr(t->path));
 	set(o, "size", ju64(t->size));
+	if (t->mkfs_cmd)
+		set(o, "mkfs_cmd", jstr(t->mkfs_cmd));
 	return o;
 }
 
@@ -165,6 +167,18 @@ json_t *xfer_run_json(const struct run_rec *r, bool with_source)
 	for (size_t i = 0; i < r->nr_targets; i++)
 		push(a, target_json(&r->targets[i]));
 	set(o, "targets", a);
+	if (r->nr_facts) {
+		a = json_array();
+		for (size_t i = 0; i < r->nr_facts; i++) {
+			json_t *f = json_array();
+
+			push(f, jstr(r->facts[i].scope));
+			push(f, jstr(r->facts[i].key));
+			push(f, jstr(r->facts[i].value));
+			push(a, f);
+		}
+		set(o, "facts", a);
+	}
 	a = json_array();
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		const struct wlrun_rec *w = &r->wlruns[i];
@@ -181,6 +195,18 @@ json_t *xfer_run_json(const struct run_rec *r, bool with_source)
 		for (size_t k = 0; k < w->nr_phases; k++)
 			push(ph, phase_json(&w->phases[k]));
 		set(wo, "phases", ph);
+		if (w->nr_texts) {
+			json_t *tx = json_array();
+
+			for (size_t k = 0; k < w->nr_texts; k++) {
+				json_t *t = json_object();
+
+				set(t, "name", jstr(w->texts[k].name));
+				set(t, "content", jstr(w->texts[k].content));
+				push(tx, t);
+			}
+			set(wo, "texts", tx);
+		}
 		push(a, wo);
 	}
 	set(o, "wlruns", a);
@@ -385,6 +411,20 @@ struct run_rec *xfer_run_read(const json_t *o, const char **why)
 		t->mkfs_version = rstr(&rd, v, "mkfs_version");
 		t->path = rstr(&rd, v, "path");
 		t->size = (uint64_t)rint64(&rd, v, "size");
+		t->mkfs_cmd = rstr(&rd, v, "mkfs_cmd");
+	}
+	a = field(&rd, o, "facts", JSON_ARRAY, true);
+	json_array_foreach(a, i, v) {
+		const char *sc = json_string_value(json_array_get(v, 0));
+		const char *k = json_string_value(json_array_get(v, 1));
+		const json_t *val = json_array_get(v, 2);
+
+		if (!sc || !k || (!json_is_string(val) && !json_is_null(val))) {
+			if (!rd.what)
+				rd.what = "facts";
+			continue;
+		}
+		run_rec_add_fact(r, sc, k, json_string_value(val));
 	}
 	a = rarr(&rd, o, "wlruns");
 	json_array_foreach(a, i, v) {
@@ -408,6 +448,20 @@ struct run_rec *xfer_run_read(const json_t *o, const char **why)
 		ph = rarr(&rd, v, "phases");
 		json_array_foreach(ph, k, pv)
 			phase_read(&rd, pv, wlrun_rec_new_phase(w));
+		ph = field(&rd, v, "texts", JSON_ARRAY, true);
+		json_array_foreach(ph, k, pv) {
+			const char *n = json_string_value(
+				json_object_get(pv, "name"));
+			const char *c = json_string_value(
+				json_object_get(pv, "content"));
+
+			if (!n || !c) {
+				if (!rd.what)
+					rd.what = "texts";
+				continue;
+			}
+			wlrun_rec_add_text(w, n, c);
+		}
 	}
 	if (!r->uuid && !rd.what)
 		rd.what = "uuid";

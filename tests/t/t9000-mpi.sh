@@ -58,11 +58,13 @@ left=$(find "$SCRATCH/shared" -mindepth 1 -maxdepth 1 ! -name lost+found | head 
 [ -z "$left" ] && ok "rank directories removed afterwards" || not_ok "rank directories removed afterwards" "$left"
 
 awk '$1 ~ /^(kernel|mm)\//' "$CBDATA/dataset-unpatched" >"$SCRATCH/tree.model"
+printf '[global]\nsize=1m\nbs=4k\n[w]\nrw=write\n[r]\nrw=read\nfilename=w.0.0\n' >"$SCRATCH/mpi.fio"
 # The other rank-aware workloads: each run completes and its aggregates
 # are the sum over the four ranks.
 for w in "metadata:files=500,threads=1,dirs=2,size=1k" \
 	"bonnie:size=16M,ram=0,files=1,seeks=400" \
-	"ffsb:time=2" "tree:model=$SCRATCH/tree.model,order=readdir+inode"; do
+	"ffsb:time=2" "tree:model=$SCRATCH/tree.model,order=readdir+inode" \
+	"fio:job=$SCRATCH/mpi.fio" "exec:cmd=echo n 1,metrics=lines"; do
 	name=${w%%:*}
 	timeout 300 $MPIRUN -np 4 "$FSLAB" run --target "dir:$SCRATCH/shared" \
 		--workload "$w" --db "$DB" --tag "mpi-$name" >"$SCRATCH/$name.out" 2>&1
