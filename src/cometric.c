@@ -227,7 +227,7 @@ void co_set_put(struct co_set *s, const char *name, double v)
 	c->v = v;
 }
 
-void co_set_add(struct co_set *s, const char *name, double v)
+static void co_set_add(struct co_set *s, const char *name, double v)
 {
 	struct co_val *c = co_find(s, name);
 

@@ -51,8 +51,6 @@ struct co_set {
 };
 
 void co_set_put(struct co_set *s, const char *name, double v);
-/* Add to name's value (created at 0). */
-void co_set_add(struct co_set *s, const char *name, double v);
 /* Does s have name?  *v (may be NULL) gets its value. */
 bool co_set_get(const struct co_set *s, const char *name, double *v);
 void co_set_release(struct co_set *s);

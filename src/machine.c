@@ -32,7 +32,7 @@
  * or page; the filesystems' own debug options add checks to every
  * operation (LKP builds its performance kernels without them).
  */
-const char *const machine_debug_options[] = {
+static const char *const machine_debug_options[] = {
 	"CONFIG_LOCKDEP", "CONFIG_PROVE_LOCKING", "CONFIG_DEBUG_LOCK_ALLOC",
 	"CONFIG_LOCK_STAT", "CONFIG_KASAN", "CONFIG_KCSAN", "CONFIG_KMSAN",
 	"CONFIG_DEBUG_KMEMLEAK", "CONFIG_DEBUG_PAGEALLOC",
@@ -359,7 +359,7 @@ int64_t machine_runq_wait_ns(void)
 	return any ? sum : -1;
 }
 
-const char *machine_fs_name(long type, char *buf, size_t len)
+static const char *machine_fs_name(long type, char *buf, size_t len)
 {
 	static const struct {
 		unsigned long magic;

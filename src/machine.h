@@ -21,9 +21,6 @@
 struct run_rec;
 struct strbuf;
 
-/* The kernel config symbols that distort performance when set. */
-extern const char *const machine_debug_options[];
-
 /*
  * The debug options of machine_debug_options set (=y or =m) in a kernel
  * config's text, comma-separated without the CONFIG_ prefix, appended to
@@ -54,8 +51,5 @@ void machine_record_target(struct run_rec *r, int idx, const char *devname,
  * or -1 when the kernel does not keep it (no CONFIG_SCHED_INFO).
  */
 int64_t machine_runq_wait_ns(void);
-
-/* The name of a statfs f_type ("tmpfs", "ext4"...), or "0xHEX". */
-const char *machine_fs_name(long type, char *buf, size_t len);
 
 #endif

@@ -43,7 +43,7 @@ const char *compare_adjust_name(enum cmp_adjust a)
 	       a == CMP_ADJUST_NONE ? "none" : "Holm";
 }
 
-bool compare_default_metric(const char *metric)
+static bool compare_default_metric(const char *metric)
 {
 	return !strcmp(metric, "MiB/s") || !strcmp(metric, "files/s") ||
 	       !strcmp(metric, "wall_s");

@@ -189,9 +189,6 @@ struct cmp_table {
 				  * (compare_mark_invalid), else NULL */
 };
 
-/* The factors --factor knows, NULL-terminated (for its help and
- * checking). */
-extern const char *const compare_factor_names[];
 /* Whether name is a factor, or a fact key's group ("sysctl.vm.x"). */
 bool compare_factor_known(const char *name);
 

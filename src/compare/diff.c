@@ -76,7 +76,7 @@ static const bool diff_per_target[DF_NR] = {
 	[DF_MOUNT] = true, [DF_SIZE] = true,
 };
 
-const char *const compare_factor_names[] = {
+static const char *const compare_factor_names[] = {
 	"host", "kernel", "version", "fstype", "mkfs", "mount", "size",
 	"options", "order", "sysctl", "cpu", "mem", "virt", "thp",
 	"mitigations", "dev", "loop", "fs", "cache", NULL,

@@ -12,7 +12,7 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
-char *checks_coverage(const struct check_report *rep)
+static char *checks_coverage(const struct check_report *rep)
 {
 	struct strbuf sb = STRBUF_INIT;
 

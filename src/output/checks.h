@@ -24,8 +24,6 @@ void checks_print_text(FILE *out, const struct check_report *rep, bool brief);
 /* check_run() with the defaults and the brief text: run's and show's
  * block. */
 void checks_print_run_brief(FILE *out, const struct run_rec *r);
-/* "checked 14 of 17 recommendations; not checked: ..." (malloc'd). */
-char *checks_coverage(const struct check_report *rep);
 
 json_t *checks_json(const struct check_report *rep);
 /* {"machine": {"cpu.model": ...}, "target:0": {...}, ...} */

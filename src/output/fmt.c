@@ -59,7 +59,7 @@ void fmt_p(char *buf, size_t len, double p)
 		snprintf(buf, len, "%.4f", p);
 }
 
-bool fmt_ci_symmetric(double m, double lo, double hi)
+static bool fmt_ci_symmetric(double m, double lo, double hi)
 {
 	double up = hi - m, down = m - lo;
 

@@ -43,8 +43,6 @@ void fmt_p(char *buf, size_t len, double p);
  */
 void fmt_mean_ci(char *buf, size_t len, double m, double lo, double hi,
 		 int dec);
-/* Whether the interval [lo, hi] is symmetric enough about m for "±". */
-bool fmt_ci_symmetric(double m, double lo, double hi);
 
 /* The verdict's word alone (the JSON and CSV "verdict" field). */
 const char *verdict_word(const struct cmp_delta *d,

@@ -28,7 +28,7 @@
 #include "util/util.h"
 #include "util/version.h"
 
-json_t *json_time_iso(int64_t t)
+static json_t *json_time_iso(int64_t t)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -552,12 +552,6 @@ static json_t *orders_json(const struct cmp_input *in)
 		jout_push(a, o);
 	}
 	return a;
-}
-
-int json_print_compare(const struct cmp_session *s, const struct cmp_input *in,
-		       const struct compare_opts *o)
-{
-	return json_print_compare_with(s, in, o, NULL, NULL);
 }
 
 int json_print_compare_with(const struct cmp_session *s,

@@ -24,11 +24,9 @@ struct cmp_input;
 struct compare_opts;
 
 /* The comparison as JSON on stdout (format_version 2): the settings,
- * each run's target orders, the notes and one table per comparison.
- * 0, or -1 with a message. */
-int json_print_compare(const struct cmp_session *s, const struct cmp_input *in,
-		       const struct compare_opts *o);
-/* The same with one more member, key: extra (stolen; NULL: none). */
+ * each run's target orders, the notes and one table per comparison,
+ * with one more member key: extra (stolen; NULL: none).  0, or -1 with a
+ * message. */
 int json_print_compare_with(const struct cmp_session *s,
 			    const struct cmp_input *in,
 			    const struct compare_opts *o, const char *key,
@@ -38,8 +36,5 @@ int json_print_compare_with(const struct cmp_session *s,
  * its id, times, status, tag, host, kernel, version, command line and
  * distinct target and workload names.  0, or -1 with a message. */
 int json_print_run_list(struct run_rec *const *runs, size_t nr);
-
-/* Unix time t as an ISO 8601 UTC string, or JSON null when t is 0. */
-json_t *json_time_iso(int64_t t);
 
 #endif

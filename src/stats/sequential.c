@@ -158,7 +158,7 @@ double seq_nominal_p(struct seq_design *d, double a, int n)
 	return isnan(z) ? NAN : 2 * gsl_cdf_ugaussian_Q(z);
 }
 
-double seq_tcrit(struct seq_design *d, double a, int n, double df)
+static double seq_tcrit(struct seq_design *d, double a, int n, double df)
 {
 	double p = seq_nominal_p(d, a, n);
 

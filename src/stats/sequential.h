@@ -72,8 +72,6 @@ double seq_spend(double a, double t);
 double seq_zbound(struct seq_design *d, double a, int n);
 /* Its nominal two-sided p-value, 2 (1 - Phi(z)). */
 double seq_nominal_p(struct seq_design *d, double a, int n);
-/* The t critical value at df of that nominal level. */
-double seq_tcrit(struct seq_design *d, double a, int n, double df);
 
 enum seq_decision {
 	SEQ_UNDECIDED = 0,

@@ -92,11 +92,6 @@ json_t *jout_u64(uint64_t v)
 	return json_string(buf);
 }
 
-json_t *jout_int(int64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
 json_t *jout_nums(const double *x, size_t n)
 {
 	json_t *a = json_array();

@@ -24,7 +24,6 @@
 json_t *jout_str(const char *s);
 json_t *jout_num(double v);
 json_t *jout_u64(uint64_t v);
-json_t *jout_int(int64_t v);
 /* Every element of x[0..n) through jout_num. */
 json_t *jout_nums(const double *x, size_t n);
 /* Set o[key] = v (stolen; NULL = null); dies with a BUG when refused. */
