@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sha256.h - SHA-256 (FIPS 180-4), for the content checksum of export
- * files: no crypto library is linked for one digest of a few megabytes.
+ * sha256.h - SHA-256 (FIPS 180-4) as hex, through nettle: the content
+ * checksum of export files and the hash of fio job files.
  */
 #ifndef FSLAB_SHA256_H
 #define FSLAB_SHA256_H

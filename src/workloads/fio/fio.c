@@ -22,7 +22,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <nettle/sha2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,6 +29,7 @@
 #include <unistd.h>
 
 #include "stats/lathist.h"
+#include "util/sha256.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -115,20 +115,6 @@ static struct fio_job_entry *job_entry(const struct fio_opts *o)
 		    !strcmp(jobs.v[i].selection, o->section ? o->section : ""))
 			return &jobs.v[i];
 	return NULL;
-}
-
-static char *sha256_hex(const char *text, size_t len)
-{
-	struct sha256_ctx c;
-	uint8_t d[SHA256_DIGEST_SIZE];
-	char *hex = xmalloc(2 * SHA256_DIGEST_SIZE + 1);
-
-	sha256_init(&c);
-	sha256_update(&c, len, (const uint8_t *)text);
-	sha256_digest(&c, SHA256_DIGEST_SIZE, d);
-	for (size_t i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d[i]);
-	return hex;
 }
 
 /* The job file's text: a regular file, at most FIO_JOB_MAX bytes. */
@@ -237,7 +223,8 @@ static int fio_prepare(void *vo, char *err, size_t errlen)
 	e.phases = select_sections(&e.jf, o->section, err, errlen);
 	if (!e.phases)
 		goto fail;
-	e.sha256 = sha256_hex(e.text, strlen(e.text));
+	e.sha256 = xmalloc(65);
+	sha256_hex(e.text, strlen(e.text), e.sha256);
 	e.selection = xstrdup(o->section ? o->section : "");
 	free(o->sha256);
 	o->sha256 = xstrdup(e.sha256);
