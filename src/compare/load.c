@@ -173,9 +173,15 @@ static int resolve(struct store *const *st, size_t nst, const char *arg,
 		free(names);
 	}
 	if (!rc && !c->n) {
+		char dym[128] = "";
+
+		for (size_t k = 0; k < nst && !*dym; k++)
+			if (only == SIZE_MAX || only == k)
+				store_did_you_mean(st[k], a, dym, sizeof(dym));
 		names = only == SIZE_MAX ? db_names(st, nst)
 					 : db_names(st + only, 1);
-		rc = error("no run '%s' in %s", a, names);
+		rc = error("no run%s '%s' in %s%s",
+			   all_digits(a) ? "" : " or tag", a, names, dym);
 		free(names);
 	}
 	if (!rc)

@@ -318,8 +318,16 @@ static void print_fig(FILE *out, const struct fig *f, bool first,
 	fmt_sig4(v, sizeof(v), mean);
 	stats_summarize(f->reps, f->nreps, &ss);
 	fprintf(out, "%s", first ? "" : ", ");
-	if (named && strcmp(f->name, f->unit))
-		fprintf(out, "%s ", f->name);
+	if (named && strcmp(f->name, f->unit)) {
+		/* "create.avg_MiB/s" is "create.avg 57.3 MiB/s": the unit
+		 * the naming rule put in the name is printed once. */
+		size_t n = strlen(f->name), u = strlen(f->unit);
+
+		if (u && n > u + 1 && f->name[n - u - 1] == '_' &&
+		    !strcmp(f->name + n - u, f->unit))
+			n -= u + 1;
+		fprintf(out, "%.*s ", (int)n, f->name);
+	}
 	fprintf(out, "%s %s", v, unit);
 	if (f->nreps > 1 && isfinite(ss.cov_pct))
 		fprintf(out, " (CoV %.1f%%)", ss.cov_pct);

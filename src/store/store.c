@@ -1072,8 +1072,6 @@ static int insert_sample(struct store *st, int64_t phase_id,
 	return 0;
 }
 
-static const char *did_you_mean(struct store *st, const char *arg,
-				char *buf, size_t len);
 
 int store_phase_add(struct store *st, int64_t wlrun_id, struct phase_rec *p)
 {
@@ -1586,7 +1584,7 @@ static int load_run(struct store *st, int64_t run_id, enum load_depth depth,
 
 			snprintf(arg, sizeof(arg), "%lld", (long long)run_id);
 			error("no run '%s' in '%s'%s", arg, st->path,
-			      did_you_mean(st, arg, dym, sizeof(dym)));
+			      store_did_you_mean(st, arg, dym, sizeof(dym)));
 		}
 		return -1;
 	}
@@ -1732,8 +1730,8 @@ int store_delete_run(struct store *st, int64_t run_id)
 
 /* "; did you mean 'x'?" for a run id or tag close to arg (the one
  * suggest rule), or "" (into buf). */
-static const char *did_you_mean(struct store *st, const char *arg,
-				char *buf, size_t len)
+const char *store_did_you_mean(struct store *st, const char *arg,
+			       char *buf, size_t len)
 {
 	sqlite3_stmt *s = stmt_get(st, S_RUN_NAMES);
 	struct suggest sg;
@@ -1803,7 +1801,7 @@ int store_resolve_run(struct store *st, const char *arg, int64_t *id)
 		return -1;
 	if (!*id)
 		return error("no run or tag '%s' in '%s'%s", arg, st->path,
-			     did_you_mean(st, arg, dym, sizeof(dym)));
+			     store_did_you_mean(st, arg, dym, sizeof(dym)));
 	return 0;
 }
 

@@ -150,6 +150,10 @@ int store_run_import(struct store *st, struct run_rec *r) MUST_CHECK;
 int store_snapshot_begin(struct store *st) MUST_CHECK;
 void store_snapshot_end(struct store *st);
 
+/* "; did you mean 'x'?" for a run id or tag of st close to arg, or ""
+ * (into buf, which it returns). */
+const char *store_did_you_mean(struct store *st, const char *arg,
+			       char *buf, size_t len);
 /* Delete a run and everything under it. */
 int store_delete_run(struct store *st, int64_t run_id) MUST_CHECK;
 

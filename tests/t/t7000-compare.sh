@@ -33,7 +33,7 @@ for want in "== compilebench: 2 configurations, baseline 'ext4'" \
 	"differs: mount options" \
 	"target order: balanced; rep 1:" \
 	"metric       config                mean, 95% CI  change  verdict" \
-	"initial-create.avg [MiB/s]" "delete.avg [s]" \
+	"initial-create.avg_MiB/s" "delete.avg_s" \
 	"roll-up (geometric mean" "noatime vs ext4: " \
 	"method: n = repetitions" "result: "; do
 	grep -qF -- "$want" "$out" || missing="$missing|$want"
@@ -129,7 +129,8 @@ rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 # The provenance rows (metric "provenance:KEY", text in label) come first.
 prov = [r for r in rows if r["metric"].startswith("provenance:")]
 assert {"provenance:kernel", "provenance:command"} <= {r["metric"] for r in prov}
-rows = [r for r in rows if not r["metric"].startswith("provenance:")]
+# then the recorded setup and the validity checks (doc/validity.md)
+rows = [r for r in rows if not r["metric"].startswith(("provenance:", "setup:", "check:"))]
 db = sqlite3.connect(sys.argv[2])
 n = db.execute(f"select count(*) from {sys.argv[4]} where run = ?",
                (int(sys.argv[3]),)).fetchone()[0]
@@ -235,7 +236,7 @@ grep -q "no run '$((run + 1))' in .*; did you mean '$run'?" <<<"$out" &&
 set_spread() { # set_spread TAG FACTOR: 10, 100, 1000 times FACTOR
 	sqlite3 "$DB" "update metrics set value = $2 * (select case w.rep when 0 then 10 when 1 then 100 else 1000 end from phases p join wlruns w on p.wlrun_id = w.id where p.id = metrics.phase_id) where name = 'initial-create.avg' and phase_id in (select p.id from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$1')"
 }
-copy_run spr-a 3000000 && copy_run spr-b 4000000 && set_spread spr-a 1 && set_spread spr-b 2
+copy_run spr-a 7000000 && copy_run spr-b 8000000 && set_spread spr-a 1 && set_spread spr-b 2
 out=$("$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --metric initial-create.avg 2>&1)
 rc=$?
 row=$(grep -A3 '^initial-create.avg \[MiB/s\]' <<<"$out" | grep -- '+100.0%')
