@@ -13,6 +13,7 @@
 
 #include "fs/mkfs.h"
 #include "util/shquote.h"
+#include "util/spawn.h"
 #include "util/util.h"
 
 struct mkfs_tool {
@@ -64,20 +65,9 @@ static const char *mkfs_package(const char *fstype)
 static bool in_path(const char *prog, const char **elsewhere)
 {
 	static const char *const sbin[] = { "/usr/sbin", "/sbin" };
-	const char *env = getenv("PATH");
-	char *path = xstrdup(env ? env : "/usr/bin:/bin");
-	char *save = NULL, *dir;
-	bool found = false;
+	bool found = spawn_in_path(prog);
 
 	*elsewhere = NULL;
-	for (dir = strtok_r(path, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *p = path_join(*dir ? dir : ".", prog);
-
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(path);
 	for (size_t i = 0; i < ARRAY_SIZE(sbin) && !found && !*elsewhere;
 	     i++) {
 		char *p = path_join(sbin[i], prog);
