@@ -276,15 +276,18 @@ check_metric_names() {
 	# no patch.avg_MiB/s when no patch ran).
 	local wl k ph names miss=
 	for wl in $(sqlite3 "$db" "select distinct workload from wlruns"); do
-		for ph in $("$FSLAB" list -v "$wl" | sed -n 's/^  key metrics: //p' |
-			tr ' ' '\n' | sed 's,/.*,,' | sort -u); do
+		while IFS= read -r ph; do
+			# key metrics may be globs (fio's "*/write.MiB/s",
+			# exec's "exec/cmd.*"): matched as SQLite GLOBs
 			names=$("$FSLAB" list -v "$wl" | sed -n 's/^  key metrics: //p' |
-				tr ' ' '\n' | sed -n "s,^$ph/\(.*\),'\1',p" | paste -sd,)
-			n=$(sqlite3 "$db" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.workload = '$wl' and p.name = '$ph' and p.status = 'ok'")
+				tr ' ' '\n' | sed -n "s,^$(printf '%s' "$ph" | sed 's/[*.[]/\\&/g')/\(.*\),m.name glob '\1',p" |
+				paste -sd'|' | sed 's/|/ or /g')
+			n=$(sqlite3 "$db" "select count(*) from phases p join wlruns w on p.wlrun_id = w.id where w.workload = '$wl' and p.name glob '$ph' and p.status = 'ok'")
 			[ "$n" -gt 0 ] || continue
-			n=$(sqlite3 "$db" "select count(*) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.workload = '$wl' and p.name = '$ph' and p.status = 'ok' and m.name in ($names)")
+			n=$(sqlite3 "$db" "select count(*) from metrics m join phases p on m.phase_id = p.id join wlruns w on p.wlrun_id = w.id where w.workload = '$wl' and p.name glob '$ph' and p.status = 'ok' and ($names)")
 			[ "$n" -gt 0 ] || miss="$miss $wl:$ph/{$names}"
-		done
+		done < <("$FSLAB" list -v "$wl" | sed -n 's/^  key metrics: //p' |
+			tr ' ' '\n' | sed 's,/.*,,' | sort -u)
 	done
 	[ -z "$miss" ] && ok "every key metric is a stored name" ||
 		not_ok "every key metric is a stored name" "missing:$miss"
