@@ -17,9 +17,12 @@ wl=metadata:files=500,size=4k
 
 # Figures ("-" for one too short to measure) and runs of blanks say
 # nothing about the layout of the output; the tag, the command line and
-# the run's global id differ on purpose.
+# the run's global id differ on purpose, and the setup check's findings
+# (a phase too short, say) follow the machine's speed, not the layout.
 shape() {
-	grep -v -e '^run [0-9]* ' -e '^command: ' -e '^id [0-9a-f-]*' "$1" |
+	grep -v -e '^run [0-9]* ' -e '^command: ' -e '^id [0-9a-f-]*' \
+		-e '^ *\(note\|warning\|invalid\) [a-z-]*: ' \
+		-e '^setup check' "$1" |
 		sed -E -e 's/[0-9][0-9.]*/N/g' -e 's/  */ /g' \
 			-e 's/ -( |$)/ N\1/g' -e 's/ -( |$)/ N\1/g'
 }

@@ -234,29 +234,29 @@ grep -q "no run '$((run + 1))' in .*; did you mean '$run'?" <<<"$out" &&
 # A +100 % change at n = 3 with a spread of 100x: not significant, and
 # the comparison could not have seen 2 %: "can't tell (mdc ...)".
 set_spread() { # set_spread TAG FACTOR: 10, 100, 1000 times FACTOR
-	sqlite3 "$DB" "update metrics set value = $2 * (select case w.rep when 0 then 10 when 1 then 100 else 1000 end from phases p join wlruns w on p.wlrun_id = w.id where p.id = metrics.phase_id) where name = 'initial-create.avg' and phase_id in (select p.id from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$1')"
+	sqlite3 "$DB" "update metrics set value = $2 * (select case w.rep when 0 then 10 when 1 then 100 else 1000 end from phases p join wlruns w on p.wlrun_id = w.id where p.id = metrics.phase_id) where name = 'initial-create.avg_MiB/s' and phase_id in (select p.id from phases p join wlruns w on p.wlrun_id = w.id join runs r on w.run_id = r.id where r.tag = '$1')"
 }
 copy_run spr-a 7000000 && copy_run spr-b 8000000 && set_spread spr-a 1 && set_spread spr-b 2
-out=$("$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --metric initial-create.avg 2>&1)
+out=$("$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --metric initial-create.avg_MiB/s 2>&1)
 rc=$?
-row=$(grep -A3 '^initial-create.avg \[MiB/s\]' <<<"$out" | grep -- '+100.0%')
+row=$(grep -A3 '^initial-create.avg_MiB/s' <<<"$out" | grep -- '+100.0%')
 if [ $rc -eq 0 ] && grep -qE "can't tell \(mdc (>?[0-9]+%|-)\)" <<<"$row" && ! grep -q 'same' <<<"$out"; then
 	ok "+100 % at n = 3 with a huge spread: can't tell (mdc ...), never same"
 else
 	not_ok "+100 % at n = 3 with a huge spread: can't tell (mdc ...), never same" "exit $rc" "$out"
 fi
-out=$("$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --metric initial-create.avg --long 2>&1)
-grep -A4 '^summary  initial-create.avg' <<<"$out" | grep -q "can't tell (mdc" &&
+out=$("$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --metric initial-create.avg_MiB/s --long 2>&1)
+grep -A4 '^summary  initial-create.avg_MiB/s' <<<"$out" | grep -q "can't tell (mdc" &&
 	ok "--long says can't tell too" || not_ok "--long says can't tell too" "$out"
 "$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --format csv >"$SCRATCH/spr.csv"
 "$FSLAB" compare spr-a spr-b --db "$DB" --min-wall 0 --format json >"$SCRATCH/spr.json"
 if python3 - "$SCRATCH/spr.csv" "$SCRATCH/spr.json" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-c = [r for r in rows if r["metric"] == "initial-create.avg" and r["group"] == "spr-b"][0]
+c = [r for r in rows if r["metric"] == "initial-create.avg_MiB/s" and r["group"] == "spr-b"][0]
 assert c["verdict"] == "can't tell", c["verdict"]
 d = json.load(open(sys.argv[2]))
-r = [r for w in d["workloads"] for r in w["rows"] if r["metric"] == "initial-create.avg"][0]
+r = [r for w in d["workloads"] for r in w["rows"] if r["metric"] == "initial-create.avg_MiB/s"][0]
 assert r["groups"][1]["vs_baseline"]["verdict"] == "can't tell"
 for w in d["workloads"]:
     for r in w["rows"]:
