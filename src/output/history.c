@@ -10,6 +10,7 @@
 
 #include "output/csv.h"
 #include "output/history.h"
+#include "util/jsonout.h"
 #include "util/util.h"
 
 static const char *by_word(enum hist_by by)
@@ -124,7 +125,7 @@ void history_print_text(FILE *out, const struct history *h)
 
 static json_t *jnum(double v)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	return isfinite(v) ? jout_num(v) : json_null();
 }
 
 int history_print_json(FILE *out, const struct history *h)
@@ -132,24 +133,24 @@ int history_print_json(FILE *out, const struct history *h)
 	json_t *root = json_object(), *arr = json_array();
 	int rc;
 
-	json_object_set_new(root, "by", json_string(by_word(h->o.by)));
-	json_object_set_new(root, "runs", json_integer((json_int_t)h->nr_runs));
+	jout_set(root, "by", jout_str(by_word(h->o.by)));
+	jout_set(root, "runs", json_integer((json_int_t)h->nr_runs));
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct hist_series *s = &h->series[i];
 		json_t *o = json_object(), *pts = json_array();
 		json_t *cps = json_array();
 
-		json_object_set_new(o, "workload", json_string(s->workload));
-		json_object_set_new(o, "target", json_string(s->target));
-		json_object_set_new(o, "phase", json_string(s->phase));
-		json_object_set_new(o, "metric", json_string(s->metric));
-		json_object_set_new(o, "unit", s->unit ? json_string(s->unit)
+		jout_set(o, "workload", jout_str(s->workload));
+		jout_set(o, "target", jout_str(s->target));
+		jout_set(o, "phase", jout_str(s->phase));
+		jout_set(o, "metric", jout_str(s->metric));
+		jout_set(o, "unit", s->unit ? jout_str(s->unit)
 						       : json_null());
-		json_object_set_new(o, "better", json_integer(s->better));
+		jout_set(o, "better", json_integer(s->better));
 		for (size_t k = 0; k < s->nr_pts; k++) {
 			const struct hist_point *p = &s->pts[k];
 
-			json_array_append_new(pts, json_pack(
+			jout_push(pts, json_pack(
 				"{s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:I}",
 				"label", p->label,
 				"first_run", (json_int_t)p->first_run,
@@ -163,9 +164,9 @@ int history_print_json(FILE *out, const struct history *h)
 			json_t *ch = json_array();
 
 			for (size_t j = 0; j < c->nr_changed; j++)
-				json_array_append_new(ch,
-					json_string(c->changed[j]));
-			json_array_append_new(cps, json_pack(
+				jout_push(ch,
+					jout_str(c->changed[j]));
+			jout_push(cps, json_pack(
 				"{s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
 				"before_point", s->pts[c->at - 1].label,
 				"after_point", s->pts[c->at].label,
@@ -174,11 +175,11 @@ int history_print_json(FILE *out, const struct history *h)
 				"change_pct", jnum(c->pct), "p", jnum(c->p),
 				"regression", c->worse, "changed", ch));
 		}
-		json_object_set_new(o, "points", pts);
-		json_object_set_new(o, "change_points", cps);
-		json_array_append_new(arr, o);
+		jout_set(o, "points", pts);
+		jout_set(o, "change_points", cps);
+		jout_push(arr, o);
 	}
-	json_object_set_new(root, "series", arr);
+	jout_set(root, "series", arr);
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);

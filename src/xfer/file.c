@@ -25,6 +25,7 @@
 #include "store/writer.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/jsonout.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "xfer/internal.h"
@@ -107,27 +108,27 @@ int xfer_export(const char *path, struct run_rec *const *runs, size_t n)
 			return error("run %lld is still running: export it when "
 				     "it has finished", (long long)runs[i]->id);
 		}
-		json_array_append_new(arr, xfer_run_json(runs[i], true));
+		jout_push(arr, xfer_run_json(runs[i], true));
 	}
 	canon = json_dumps(arr, XFER_CANONICAL);
 	if (!canon)
 		die("out of memory writing JSON");
 	sha256_hex(canon, strlen(canon), sum);
 	free(canon);
-	json_object_set_new(root, "format", json_string(XFER_FORMAT_NAME));
-	json_object_set_new(root, "format_version",
+	jout_set(root, "format", jout_str(XFER_FORMAT_NAME));
+	jout_set(root, "format_version",
 			    json_integer(XFER_FORMAT_VERSION));
-	json_object_set_new(root, "about", json_string(
+	jout_set(root, "about", jout_str(
 		"fslab results: whole runs with their provenance, targets, "
 		"workload runs and phases; import with 'fslab import FILE'. "
 		"sha256 is over runs in compact JSON with sorted keys."));
-	json_object_set_new(root, "fslab_version", json_string(FSLAB_VERSION));
-	json_object_set_new(root, "exported", json_integer(time(NULL)));
-	json_object_set_new(root, "source_host",
-			    json_string(uname(&u) ? "unknown" : u.nodename));
-	json_object_set_new(root, "nr_runs", json_integer((json_int_t)n));
-	json_object_set_new(root, "sha256", json_string(sum));
-	json_object_set_new(root, "runs", arr);
+	jout_set(root, "fslab_version", jout_str(FSLAB_VERSION));
+	jout_set(root, "exported", json_integer(time(NULL)));
+	jout_set(root, "source_host",
+			    jout_str(uname(&u) ? "unknown" : u.nodename));
+	jout_set(root, "nr_runs", json_integer((json_int_t)n));
+	jout_set(root, "sha256", jout_str(sum));
+	jout_set(root, "runs", arr);
 	text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
 	json_decref(root);
 	if (!text)

@@ -14,48 +14,12 @@
 #include <jansson.h>
 
 #include "xfer/internal.h"
+#include "util/jsonout.h"
 #include "util/util.h"
-
-static json_t *jstr(const char *s)
-{
-	json_t *j;
-	char *copy;
-
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	/* jansson wants UTF-8: a stray byte becomes '?', not a lost run. */
-	copy = xstrdup(s);
-	for (unsigned char *p = (unsigned char *)copy; *p; p++)
-		if (*p >= 0x80)
-			*p = '?';
-	j = json_string(copy);
-	free(copy);
-	return j ? j : json_null();
-}
-
-static json_t *jreal(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 static json_t *ju64(uint64_t v)
 {
 	return json_integer((json_int_t)v);
-}
-
-static void set(json_t *o, const char *key, json_t *v)
-{
-	if (json_object_set_new(o, key, v ? v : json_null()))
-		die("out of memory building JSON");
-}
-
-static void push(json_t *a, json_t *v)
-{
-	if (json_array_append_new(a, v ? v : json_null()))
-		die("out of memory building JSON");
 }
 
 static json_t *phase_json(const struct phase_rec *p)
@@ -63,62 +27,62 @@ static json_t *phase_json(const struct phase_rec *p)
 	json_t *o = json_object(), *m = json_object(), *a;
 	const struct measure *me = &p->m;
 
-	set(o, "seq", json_integer(p->seq));
-	set(o, "name", jstr(p->name));
-	set(o, "label", jstr(p->label));
-	set(m, "start_ns", ju64(me->start_ns));
-	set(m, "wall_ns", ju64(me->wall_ns));
-	set(m, "user_ns", ju64(me->user_ns));
-	set(m, "sys_ns", ju64(me->sys_ns));
-	set(m, "sys_busy_pct", me->sys_busy_pct < 0 ? json_null()
-						    : jreal(me->sys_busy_pct));
-	set(m, "have_dev", json_boolean(me->have_dev));
-	set(m, "rd_ios", ju64(me->rd_ios));
-	set(m, "rd_bytes", ju64(me->rd_bytes));
-	set(m, "wr_ios", ju64(me->wr_ios));
-	set(m, "wr_bytes", ju64(me->wr_bytes));
-	set(o, "measure", m);
-	set(o, "bytes", ju64(p->bytes));
-	set(o, "files", ju64(p->files));
-	set(o, "ops", ju64(p->ops));
-	set(o, "too_short", json_boolean(p->too_short));
-	set(o, "status", json_string(p->status == PHASE_FAILED ? "failed" :
+	jout_set(o, "seq", json_integer(p->seq));
+	jout_set(o, "name", jout_str(p->name));
+	jout_set(o, "label", jout_str(p->label));
+	jout_set(m, "start_ns", ju64(me->start_ns));
+	jout_set(m, "wall_ns", ju64(me->wall_ns));
+	jout_set(m, "user_ns", ju64(me->user_ns));
+	jout_set(m, "sys_ns", ju64(me->sys_ns));
+	jout_set(m, "sys_busy_pct", me->sys_busy_pct < 0 ? json_null()
+						    : jout_num(me->sys_busy_pct));
+	jout_set(m, "have_dev", json_boolean(me->have_dev));
+	jout_set(m, "rd_ios", ju64(me->rd_ios));
+	jout_set(m, "rd_bytes", ju64(me->rd_bytes));
+	jout_set(m, "wr_ios", ju64(me->wr_ios));
+	jout_set(m, "wr_bytes", ju64(me->wr_bytes));
+	jout_set(o, "measure", m);
+	jout_set(o, "bytes", ju64(p->bytes));
+	jout_set(o, "files", ju64(p->files));
+	jout_set(o, "ops", ju64(p->ops));
+	jout_set(o, "too_short", json_boolean(p->too_short));
+	jout_set(o, "status", json_string(p->status == PHASE_FAILED ? "failed" :
 				     p->status == PHASE_INTERRUPTED ?
 				     "interrupted" : "ok"));
-	set(o, "error", jstr(p->error));
+	jout_set(o, "error", jout_str(p->error));
 	a = json_array();
 	for (size_t i = 0; i < p->nr_metrics; i++) {
 		const struct metric *mt = &p->metrics[i];
 
-		push(a, json_pack("[o,o,o,i]", jstr(mt->name),
-				  jreal(mt->value), jstr(mt->unit),
+		jout_push(a, json_pack("[o,o,o,i]", jout_str(mt->name),
+				  jout_num(mt->value), jout_str(mt->unit),
 				  (int)mt->better));
 	}
-	set(o, "metrics", a);
+	jout_set(o, "metrics", a);
 	a = json_array();
 	for (size_t i = 0; i < p->nr_workers; i++) {
 		const struct worker_rec *w = &p->workers[i];
 
-		push(a, json_pack("[i,o,o,o,o,o]", w->worker,
+		jout_push(a, json_pack("[i,o,o,o,o,o]", w->worker,
 				  ju64(w->start_ns), ju64(w->end_ns),
 				  ju64(w->bytes), ju64(w->files),
 				  ju64(w->ops)));
 	}
-	set(o, "workers", a);
+	jout_set(o, "workers", a);
 	if (p->rqs_total || p->nr_rqs) {
 		json_t *t = json_object(), *rq = json_array();
 
 		for (size_t i = 0; i < p->nr_rqs; i++) {
 			const struct rq_sample *q = &p->rqs[i];
 
-			push(rq, json_pack("[o,o,I,s]", ju64(q->t_ns),
+			jout_push(rq, json_pack("[o,o,I,s]", ju64(q->t_ns),
 					   ju64(q->sector),
 					   (json_int_t)q->bytes,
 					   q->rw == 'R' ? "R" : "W"));
 		}
-		set(t, "total", ju64(p->rqs_total));
-		set(t, "requests", rq);
-		set(o, "trace_sample", t);
+		jout_set(t, "total", ju64(p->rqs_total));
+		jout_set(t, "requests", rq);
+		jout_set(o, "trace_sample", t);
 	}
 	return o;
 }
@@ -127,22 +91,22 @@ static json_t *target_json(const struct target_rec *t)
 {
 	json_t *o = json_object();
 
-	set(o, "idx", json_integer(t->idx));
-	set(o, "rep", json_integer(t->rep));
-	set(o, "spec", jstr(t->spec));
-	set(o, "name", jstr(t->name));
-	set(o, "kind", jstr(t->kind));
-	set(o, "fstype", jstr(t->fstype));
-	set(o, "mkfs_opts", jstr(t->mkfs_opts));
-	set(o, "mount_opts", jstr(t->mount_opts));
-	set(o, "eff_mount_opts", jstr(t->eff_mount_opts));
-	set(o, "device", jstr(t->device));
-	set(o, "fs_uuid", jstr(t->uuid));
-	set(o, "mkfs_version", jstr(t->mkfs_version));
-	set(o, "path", jstr(t->path));
-	set(o, "size", ju64(t->size));
+	jout_set(o, "idx", json_integer(t->idx));
+	jout_set(o, "rep", json_integer(t->rep));
+	jout_set(o, "spec", jout_str(t->spec));
+	jout_set(o, "name", jout_str(t->name));
+	jout_set(o, "kind", jout_str(t->kind));
+	jout_set(o, "fstype", jout_str(t->fstype));
+	jout_set(o, "mkfs_opts", jout_str(t->mkfs_opts));
+	jout_set(o, "mount_opts", jout_str(t->mount_opts));
+	jout_set(o, "eff_mount_opts", jout_str(t->eff_mount_opts));
+	jout_set(o, "device", jout_str(t->device));
+	jout_set(o, "fs_uuid", jout_str(t->uuid));
+	jout_set(o, "mkfs_version", jout_str(t->mkfs_version));
+	jout_set(o, "path", jout_str(t->path));
+	jout_set(o, "size", ju64(t->size));
 	if (t->mkfs_cmd)
-		set(o, "mkfs_cmd", jstr(t->mkfs_cmd));
+		jout_set(o, "mkfs_cmd", jout_str(t->mkfs_cmd));
 	return o;
 }
 
@@ -150,66 +114,66 @@ json_t *xfer_run_json(const struct run_rec *r, bool with_source)
 {
 	json_t *o = json_object(), *a;
 
-	set(o, "uuid", jstr(r->uuid));
-	set(o, "started", json_integer(r->started));
-	set(o, "finished", json_integer(r->finished));
-	set(o, "host", jstr(r->host));
-	set(o, "kernel", jstr(r->kernel));
-	set(o, "version", jstr(r->version));
-	set(o, "cmdline", jstr(r->cmdline));
-	set(o, "seed", ju64(r->seed));
-	set(o, "tag", jstr(r->tag));
-	set(o, "status", jstr(r->status));
-	set(o, "target_order", jstr(r->target_order));
+	jout_set(o, "uuid", jout_str(r->uuid));
+	jout_set(o, "started", json_integer(r->started));
+	jout_set(o, "finished", json_integer(r->finished));
+	jout_set(o, "host", jout_str(r->host));
+	jout_set(o, "kernel", jout_str(r->kernel));
+	jout_set(o, "version", jout_str(r->version));
+	jout_set(o, "cmdline", jout_str(r->cmdline));
+	jout_set(o, "seed", ju64(r->seed));
+	jout_set(o, "tag", jout_str(r->tag));
+	jout_set(o, "status", jout_str(r->status));
+	jout_set(o, "target_order", jout_str(r->target_order));
 	if (with_source)
-		set(o, "source_host", jstr(r->source_host));
+		jout_set(o, "source_host", jout_str(r->source_host));
 	a = json_array();
 	for (size_t i = 0; i < r->nr_targets; i++)
-		push(a, target_json(&r->targets[i]));
-	set(o, "targets", a);
+		jout_push(a, target_json(&r->targets[i]));
+	jout_set(o, "targets", a);
 	if (r->nr_facts) {
 		a = json_array();
 		for (size_t i = 0; i < r->nr_facts; i++) {
 			json_t *f = json_array();
 
-			push(f, jstr(r->facts[i].scope));
-			push(f, jstr(r->facts[i].key));
-			push(f, jstr(r->facts[i].value));
-			push(a, f);
+			jout_push(f, jout_str(r->facts[i].scope));
+			jout_push(f, jout_str(r->facts[i].key));
+			jout_push(f, jout_str(r->facts[i].value));
+			jout_push(a, f);
 		}
-		set(o, "facts", a);
+		jout_set(o, "facts", a);
 	}
 	a = json_array();
 	for (size_t i = 0; i < r->nr_wlruns; i++) {
 		const struct wlrun_rec *w = &r->wlruns[i];
 		json_t *wo = json_object(), *ph = json_array();
 
-		set(wo, "target", w->target_idx >= 0 ?
+		jout_set(wo, "target", w->target_idx >= 0 ?
 				  json_integer(w->target_idx) : json_null());
-		set(wo, "workload", jstr(w->workload));
-		set(wo, "options", jstr(w->options));
-		set(wo, "rep", json_integer(w->rep));
-		set(wo, "status", jstr(w->status));
-		set(wo, "pos", w->pos >= 0 ? json_integer(w->pos)
+		jout_set(wo, "workload", jout_str(w->workload));
+		jout_set(wo, "options", jout_str(w->options));
+		jout_set(wo, "rep", json_integer(w->rep));
+		jout_set(wo, "status", jout_str(w->status));
+		jout_set(wo, "pos", w->pos >= 0 ? json_integer(w->pos)
 					   : json_null());
 		for (size_t k = 0; k < w->nr_phases; k++)
-			push(ph, phase_json(&w->phases[k]));
-		set(wo, "phases", ph);
+			jout_push(ph, phase_json(&w->phases[k]));
+		jout_set(wo, "phases", ph);
 		if (w->nr_texts) {
 			json_t *tx = json_array();
 
 			for (size_t k = 0; k < w->nr_texts; k++) {
 				json_t *t = json_object();
 
-				set(t, "name", jstr(w->texts[k].name));
-				set(t, "content", jstr(w->texts[k].content));
-				push(tx, t);
+				jout_set(t, "name", jout_str(w->texts[k].name));
+				jout_set(t, "content", jout_str(w->texts[k].content));
+				jout_push(tx, t);
 			}
-			set(wo, "texts", tx);
+			jout_set(wo, "texts", tx);
 		}
-		push(a, wo);
+		jout_push(a, wo);
 	}
-	set(o, "wlruns", a);
+	jout_set(o, "wlruns", a);
 	return o;
 }
 
