@@ -65,6 +65,22 @@ void lathist_add(struct lathist *h, uint64_t v)
 		h->max = v;
 }
 
+void lathist_add_n(struct lathist *h, uint64_t v, uint64_t n)
+{
+	uint64_t add;
+
+	if (!n)
+		return;
+	h->b[lathist_index(v)] += n;
+	h->count += n;
+	add = v && n > UINT64_MAX / v ? UINT64_MAX : v * n;
+	h->sum = h->sum + add < h->sum ? UINT64_MAX : h->sum + add;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
 void lathist_merge(struct lathist *dst, const struct lathist *src)
 {
 	for (size_t i = 0; i < LATHIST_NR; i++)

@@ -26,6 +26,8 @@ struct lathist {
 
 void lathist_init(struct lathist *h);
 void lathist_add(struct lathist *h, uint64_t v);
+/* n samples of value v at once (a histogram read from another tool). */
+void lathist_add_n(struct lathist *h, uint64_t v, uint64_t n);
 /* dst += src. */
 void lathist_merge(struct lathist *dst, const struct lathist *src);
 /*

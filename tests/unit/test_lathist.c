@@ -51,6 +51,29 @@ static void test_relative_error(void **state)
 	}
 }
 
+/* n samples at once are n samples one by one; a sum past 2^64 saturates. */
+static void test_add_n(void **state)
+{
+	struct lathist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+
+	(void)state;
+	lathist_init(a);
+	lathist_init(b);
+	lathist_add_n(a, 7000, 1000);
+	lathist_add_n(a, 90, 3);
+	lathist_add_n(a, 5, 0);
+	for (int i = 0; i < 1000; i++)
+		lathist_add(b, 7000);
+	for (int i = 0; i < 3; i++)
+		lathist_add(b, 90);
+	assert_memory_equal(a, b, sizeof(*a));
+	lathist_add_n(a, UINT64_MAX / 2, 4);
+	assert_true(a->sum == UINT64_MAX);
+	assert_int_equal(a->count, 1007);
+	free(a);
+	free(b);
+}
+
 static void test_known_percentiles(void **state)
 {
 	struct lathist *h = malloc(sizeof(*h));
@@ -121,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_buckets_tile),
 		cmocka_unit_test(test_relative_error),
 		cmocka_unit_test(test_known_percentiles),
+		cmocka_unit_test(test_add_n),
 		cmocka_unit_test(test_merge),
 	};
 

@@ -12,6 +12,7 @@
 #include "workloads/fio/internal.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,22 @@ static double num(json_t *o, const char *key)
 	json_t *v = json_object_get(o, key);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A count from the JSON as an integer: NaN or negative is 0, beyond the
+ * type the type's largest (a double out of range is undefined in C). */
+static uint64_t to_u64(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+static int to_int(double v)
+{
+	if (!(v > INT_MIN))
+		return isnan(v) ? 0 : INT_MIN;
+	return v >= INT_MAX ? INT_MAX : (int)v;
 }
 
 static double num0(json_t *o, const char *key)
@@ -70,11 +87,11 @@ static void parse_dir(json_t *d, bool old, struct fio_dirstat *s)
 		io_bytes = num0(d, "io_bytes") * (old ? 1024 : 1);
 	bw = json_object_get(d, "bw_bytes") ? num0(d, "bw_bytes") :
 	     num0(d, "bw") * 1024;
-	s->io_bytes = (uint64_t)io_bytes;
+	s->io_bytes = to_u64(io_bytes);
 	s->bw_bytes = bw;
 	s->iops = num0(d, "iops");
 	s->runtime_s = num0(d, "runtime") / 1000.0;
-	ios = (uint64_t)num0(d, "total_ios");
+	ios = to_u64(num0(d, "total_ios"));
 	clat = json_object_get(d, "clat_ns");
 	scale = 1;
 	if (!clat) {
@@ -84,7 +101,7 @@ static void parse_dir(json_t *d, bool old, struct fio_dirstat *s)
 	if (!json_is_object(clat))
 		return;
 	n = num(clat, "N");
-	s->total_ios = ios ? ios : isnan(n) ? 0 : (uint64_t)n;
+	s->total_ios = ios ? ios : to_u64(n);
 	mean = num(clat, "mean");
 	s->clat_mean_ns = isnan(mean) ? NAN : mean * scale;
 	pct = json_object_get(clat, "percentile");
@@ -103,12 +120,19 @@ static void parse_dir(json_t *d, bool old, struct fio_dirstat *s)
 		s->hist = xmalloc(sizeof(*s->hist));
 		lathist_init(s->hist);
 		json_object_foreach(bins, key, v) {
-			uint64_t lat = strtoull(key, NULL, 10);
+			uint64_t lat = to_u64(strtod(key, NULL) * scale);
 			json_int_t c = json_is_integer(v) ?
 				       json_integer_value(v) : 0;
 
-			for (json_int_t i = 0; i < c; i++)
-				lathist_add(s->hist, (uint64_t)(lat * scale));
+			/* fio counts completions: a negative count is no
+			 * histogram to trust. */
+			if (c < 0) {
+				free(s->hist);
+				s->hist = NULL;
+				s->have_bins = false;
+				break;
+			}
+			lathist_add_n(s->hist, lat, (uint64_t)c);
 		}
 	}
 }
@@ -197,12 +221,12 @@ int fio_json_parse(const char *text, size_t len, struct fio_result *r,
 		      json_object_get(rd, "clat");
 		r->old_format |= old;
 		memset(&fresh, 0, sizeof(fresh));
-		fresh.error = (int)num0(job, "error");
+		fresh.error = to_int(num0(job, "error"));
 		fresh.usr_cpu_pct = num0(job, "usr_cpu");
 		fresh.sys_cpu_pct = num0(job, "sys_cpu");
-		fresh.ctx_switches = (uint64_t)num0(job, "ctx");
-		fresh.majf = (uint64_t)num0(job, "majf");
-		fresh.minf = (uint64_t)num0(job, "minf");
+		fresh.ctx_switches = to_u64(num0(job, "ctx"));
+		fresh.majf = to_u64(num0(job, "majf"));
+		fresh.minf = to_u64(num0(job, "minf"));
 		fresh.verify = verify_set(job);
 		for (int d = 0; d < FIO_NR_DIRS; d++)
 			parse_dir(json_object_get(job, fio_dir_names[d]), old,
