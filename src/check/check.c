@@ -155,6 +155,7 @@ static void regroup(struct ctx *c)
 			g = pgroup_get(c, t, w->workload, p->name);
 			g->inst++;
 			g->logical += (double)p->bytes;
+			g->work += p->bytes + p->files + p->ops;
 			if (p->m.have_dev) {
 				g->device += (double)(p->m.rd_bytes +
 						      p->m.wr_bytes);

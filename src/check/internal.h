@@ -26,6 +26,7 @@ struct pgroup {
 	double logical, device, cpu, runq, wall; /* summed over instances */
 	size_t inst, dev_inst;
 	size_t workers;
+	uint64_t work;  /* bytes + files + ops reported, summed */
 	bool too_short;
 };
 

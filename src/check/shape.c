@@ -180,7 +180,10 @@ bool check_short(struct ctx *c)
 		double mean;
 		char *s;
 
-		if (!g->inst)
+		/* A phase that reported no work and moved no device bytes
+		 * is bookkeeping (compilebench's summary): its wall time is
+		 * no rate's denominator, so its length is no finding. */
+		if (!g->inst || (!g->work && !(g->device > 0)))
 			continue;
 		any = true;
 		mean = g->wall / (double)g->inst;

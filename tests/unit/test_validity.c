@@ -102,6 +102,8 @@ static struct run_rec *load_fixture(const char *path, char **expect)
 			p->m.rd_bytes = (uint64_t)jnum(ph, "rd_bytes");
 			p->m.wr_bytes = (uint64_t)jnum(ph, "wr_bytes");
 			p->bytes = (uint64_t)jnum(ph, "bytes");
+			p->files = (uint64_t)jnum(ph, "files");
+			p->ops = (uint64_t)jnum(ph, "ops");
 			for (int n = 0; n < (int)jnum(ph, "workers"); n++) {
 				ALLOC_GROW(p->workers, p->nr_workers + 1,
 					   p->alloc_workers);
