@@ -22,6 +22,7 @@
 #include "fs/mkfs.h"
 #include "par.h"
 #include "runner.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 struct problems {
@@ -78,6 +79,8 @@ int preflight_output_path(const char *path, const char *what, char *why,
 		snprintf(why, len, "%s '%s' is a directory", what, path);
 		return -1;
 	}
+	if (outfile_link_refused(path, why, len) < 0)
+		return -1;
 	slash = strrchr(path, '/');
 	dir = !slash ? xstrdup(".") : slash == path ? xstrdup("/")
 			: xstrndup(path, (size_t)(slash - path));

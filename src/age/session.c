@@ -31,6 +31,7 @@
 #include "util/strbuf.h"
 #include "util/interrupt.h"
 #include "util/opt.h"
+#include "util/outfile.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "workload.h"
@@ -47,7 +48,8 @@ struct age_sess {
 	struct wlrun_rec *wr;
 	struct wl_ctx ctx;
 	int base;            /* directory fd of the aged directory */
-	FILE *rec;           /* --record */
+	FILE *rec;           /* --record, the stream of rec_of */
+	struct outfile rec_of;
 	uint64_t ops, written;
 	bool tty;
 };
@@ -610,18 +612,18 @@ int age_session(struct age_args *ap, int argc, char **argv)
 		goto out;
 	}
 	if (a.record) {
-		s.rec = fopen(a.record, "we");
-		if (!s.rec) {
-			error_errno("cannot create '%s'", a.record);
+		s.rec = outfile_open(&s.rec_of, a.record);
+		if (!s.rec)
 			goto out;
-		}
 		fprintf(s.rec, "%s\n", OPLOG_HEADER);
 	}
 	if (a.with && age_with(&s) < 0)
 		goto out;
 	rc = a.replay ? age_by_replay(&s) : age_by_profile(&s);
-	if (s.rec && fclose(s.rec) < 0)
-		rc = error_errno("cannot write '%s'", a.record);
+	/* Kept also when the aging failed: the operations done so far
+	 * replay to the state it stopped in. */
+	if (s.rec && outfile_commit(&s.rec_of) < 0)
+		rc = -1;
 	s.rec = NULL;
 	if (rc)
 		goto out;
@@ -632,7 +634,7 @@ int age_session(struct age_args *ap, int argc, char **argv)
 	ret = EXIT_OK;
 out:
 	if (s.rec)
-		fclose(s.rec);
+		outfile_abort(&s.rec_of);
 	if (s.base >= 0)
 		close(s.base);
 	if (s.w.run) {

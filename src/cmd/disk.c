@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "disk/calibrate.h"
 #include "disk/diskmodel.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 struct disk_args {
@@ -106,7 +107,7 @@ static int cmd_disk_calibrate(const struct disk_args *a, int argc,
 	const char *out = a->output;
 	bool refused;
 	char *text;
-	FILE *f;
+	struct outfile of;
 	int rc = EXIT_RUNTIME;
 
 	if (argc < 2)
@@ -119,15 +120,13 @@ static int cmd_disk_calibrate(const struct disk_args *a, int argc,
 	if (disk_calibrate(argv[1], (unsigned)a->samples, (unsigned)a->rpm,
 			   &text, &refused) < 0)
 		return refused ? EXIT_USAGE : EXIT_RUNTIME;
-	f = out ? fopen(out, "w") : stdout;
-	if (!f) {
-		error_errno("cannot create '%s'", out);
-	} else {
-		fputs(text, f);
-		if ((out ? fclose(f) : fflush(f)) != 0)
+	if (outfile_open(&of, out ? out : "-")) {
+		if (fputs(text, of.f) < 0) {
 			error_errno("cannot write '%s'", out ? out : "stdout");
-		else
+			outfile_abort(&of);
+		} else if (!outfile_commit(&of)) {
 			rc = EXIT_OK;
+		}
 	}
 	free(text);
 	return rc;

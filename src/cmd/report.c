@@ -5,7 +5,6 @@
  * Same arguments and statistics as compare; rendering is in
  * src/output/html.c.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +19,7 @@
 #include "output/html.h"
 #include "output/trend.h"
 #include "preflight.h"
+#include "util/outfile.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 #include "workloads/registry.h"
@@ -81,7 +81,7 @@ static int write_report(const char *path, const struct cmp_input *in,
 	struct check_report *reports;
 	struct check_opts co;
 	char *title;
-	FILE *out;
+	struct outfile of;
 	int rc = 0;
 
 	compare_session_build(in, o, &s);
@@ -100,9 +100,7 @@ static int write_report(const char *path, const struct cmp_input *in,
 			compare_session_release(&s);
 			return -2;
 		}
-	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!out) {
-		error_errno("cannot create '%s'", path);
+	if (!outfile_open(&of, path)) {
 		compare_session_release(&s);
 		return -1;
 	}
@@ -117,13 +115,9 @@ static int write_report(const char *path, const struct cmp_input *in,
 		secs[i].explain = &ex;
 		secs[i].table_idx = i;
 	}
-	if (html_write_report(out, title, secs, s.nr, o))
+	rc = html_write_report(of.f, title, secs, s.nr, o) ? -1 : 0;
+	if (outfile_finish(&of, !rc))
 		rc = -1;
-	if (out != stdout) {
-		if (ferror(out) | fclose(out))
-			rc = error("cannot write '%s': %s", path,
-				   strerror(errno));
-	}
 	explain_release(&ex);
 	compare_session_release(&s);
 	free(secs);
@@ -137,7 +131,7 @@ static int write_trends(const char *path, const struct cmp_input *in,
 {
 	struct hist_opts o = { .metric = co->metric };
 	struct history h;
-	FILE *out;
+	struct outfile of;
 	char *title;
 	int rc;
 
@@ -154,15 +148,14 @@ static int write_trends(const char *path, const struct cmp_input *in,
 			history_add_run(&h, in->runs[i]);
 	}
 	history_finish(&h);
-	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!out) {
+	if (!outfile_open(&of, path)) {
 		history_release(&h);
-		return error_errno("cannot create '%s'", path);
+		return -1;
 	}
 	title = report_title(in);
-	rc = trend_write_report(out, title, &h);
-	if (out != stdout && (ferror(out) | fclose(out)))
-		rc = error("cannot write '%s': %s", path, strerror(errno));
+	rc = trend_write_report(of.f, title, &h);
+	if (outfile_finish(&of, !rc))
+		rc = -1;
 	free(title);
 	history_release(&h);
 	return rc;

@@ -174,7 +174,7 @@ int cmd_trace(int argc, char **argv)
 	trace_print_disk(json && !strcmp(json, "-") ? stderr : stdout, &md, wall_s);
 	if (json && trace_write_json(json, dev, &res, &s, wall_s, &md) < 0)
 		rc = EXIT_RUNTIME;
-	if (png && trace_plot_png(png, res.rq, res.nr, &s, dev) < 0)
+	if (png && trace_write_png(png, &res, &s, dev) < 0)
 		rc = EXIT_RUNTIME;
 	if (svg && trace_write_svg(svg, &res, &s, dev) < 0)
 		rc = EXIT_RUNTIME;

@@ -16,6 +16,7 @@
 
 #include "fs/golden.h"
 #include "fs/safedir.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 #define COPY_CHUNK (8u << 20)
@@ -245,6 +246,7 @@ int golden_save(const char *scratch, const char *name, const char *image,
 	char *meta = golden_meta_path(scratch, name);
 	char *tmp = xasprintf("%s.tmp", img), sum[64], why[512];
 	struct stat st;
+	struct outfile of;
 	FILE *f = NULL;
 	int rc = -1;
 
@@ -271,11 +273,10 @@ int golden_save(const char *scratch, const char *name, const char *image,
 		error_errno("cannot rename '%s'", tmp);
 		goto out;
 	}
-	f = fopen(meta, "we");
-	if (!f) {
-		error_errno("cannot write '%s'", meta);
+	/* Written whole beside its name and renamed, like the image. */
+	f = outfile_open(&of, meta);
+	if (!f)
 		goto out;
-	}
 	fprintf(f, "# fslab aged image\nchecksum=%s\nsize=%llu\nfstype=%s\n"
 		"mkfs=%s\nmkfs_version=%s\nmount=%s\nprofile=%s\n"
 		"seed=%llu\nops=%llu\nfullness=%.4f\nsource=%s\n",
@@ -283,10 +284,8 @@ int golden_save(const char *scratch, const char *name, const char *image,
 		nz(m->mkfs_args), nz(m->mkfs_version), nz(m->mount_opts),
 		nz(m->profile), (unsigned long long)m->seed,
 		(unsigned long long)m->ops, m->fullness, nz(m->source));
-	if (fclose(f) < 0) {
-		error_errno("cannot write '%s'", meta);
+	if (outfile_commit(&of) < 0)
 		goto out;
-	}
 	rc = 0;
 out:
 	if (rc)

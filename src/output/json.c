@@ -9,15 +9,11 @@
  */
 #include "output/json.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "compare/load.h"
 #include "compare/session.h"
@@ -25,6 +21,7 @@
 #include "output/fmt.h"
 #include "output/provenance.h"
 #include "util/jsonout.h"
+#include "util/outfile.h"
 #include "util/util.h"
 #include "util/version.h"
 
@@ -328,49 +325,18 @@ char *json_dump_run(const struct run_rec *r)
 
 int json_write_run(const struct run_rec *r, const char *path)
 {
-	char *doc = json_dump_run(r), *tmp = NULL;
-	size_t len = strlen(doc);
-	mode_t mask;
-	int fd, rc = -1;
+	char *doc = json_dump_run(r);
+	struct outfile of;
+	int rc = -1;
 
-	if (!strcmp(path, "-")) {
-		if (fwrite(doc, 1, len, stdout) != len || fflush(stdout))
-			error_errno("cannot write JSON to stdout");
-		else
-			rc = 0;
-		free(doc);
-		return rc;
+	if (outfile_open(&of, path)) {
+		if (fputs(doc, of.f) < 0) {
+			error_errno("cannot write '%s'", path);
+			outfile_abort(&of);
+		} else {
+			rc = outfile_commit(&of);
+		}
 	}
-	/* Same directory, so the rename is atomic. */
-	tmp = xasprintf("%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		error_errno("cannot create a temporary file for '%s'", path);
-		goto out;
-	}
-	/* mkstemp makes 0600; a results file is as public as any other. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || write_full(fd, doc, len) < 0 ||
-	    fsync(fd) < 0) {
-		error_errno("cannot write '%s'", path);
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		error_errno("cannot write '%s'", path);
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path) < 0) {
-		error_errno("cannot rename '%s' to '%s'", tmp, path);
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(tmp);
 	free(doc);
 	return rc;
 }

@@ -4,12 +4,12 @@
  * per-CPU file's format), so blkparse and btt read what fslab captured.
  * Pure: the records come from trace_capture_stop() (capture.c).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace/blktrace.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 /* ---- blktrace's binary format (include/uapi/linux/blktrace_api.h) ---- */
@@ -111,12 +111,13 @@ int trace_write_blk(const char *path, const struct trace_result *res)
 	struct blk_rec *r = xcalloc(2 * res->nr + res->nr_qev + 1, sizeof(*r));
 	size_t n = 0, i;
 	uint64_t t0;
-	FILE *f = fopen(path, "wb");
-	int rc = 0;
+	struct outfile of;
+	FILE *f = outfile_open(&of, path);
+	int rc;
 
 	if (!f) {
 		free(r);
-		return error_errno("cannot create '%s'", path);
+		return -1;
 	}
 	for (i = 0; i < res->nr; i++) {
 		r[n++] = (struct blk_rec){ res->rq[i].issue_ns, i,
@@ -156,10 +157,12 @@ int trace_write_blk(const char *path, const struct trace_result *res)
 		if (fwrite(&t, sizeof(t), 1, f) != 1)
 			break;
 	}
-	if (i < n || fclose(f) != 0) {
-		if (i < n)
-			fclose(f);
-		rc = error_errno("cannot write '%s'", path);
+	if (i < n) {
+		error_errno("cannot write '%s'", path);
+		outfile_abort(&of);
+		rc = -1;
+	} else {
+		rc = outfile_commit(&of);
 	}
 	free(r);
 	return rc;

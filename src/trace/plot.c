@@ -322,7 +322,8 @@ static int finish_surface(cairo_surface_t *sf, cairo_t *cr, const char *what)
 	return 0;
 }
 
-int trace_plot_png(const char *path, const struct trace_rq *rq, size_t nr,
+int trace_plot_png(cairo_write_func_t write, void *closure,
+		   const struct trace_rq *rq, size_t nr,
 		   const struct trace_stats *s, const char *title)
 {
 	cairo_surface_t *sf = cairo_image_surface_create(
@@ -332,14 +333,14 @@ int trace_plot_png(const char *path, const struct trace_rq *rq, size_t nr,
 
 	trace_plot_draw(cr, TRACE_PLOT_WIDTH, TRACE_PLOT_HEIGHT, rq, nr, s,
 			title);
-	st = cairo_surface_write_to_png(sf, path);
+	st = cairo_surface_write_to_png_stream(sf, write, closure);
 	if (st != CAIRO_STATUS_SUCCESS) {
 		cairo_destroy(cr);
 		cairo_surface_destroy(sf);
-		return error("cannot write '%s': %s", path,
+		return error("cannot write the PNG: %s",
 			     cairo_status_to_string(st));
 	}
-	return finish_surface(sf, cr, path);
+	return finish_surface(sf, cr, "png");
 }
 
 int trace_plot_svg(cairo_write_func_t write, void *closure, double width,

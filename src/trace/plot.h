@@ -60,8 +60,10 @@ void trace_plot_draw_series(cairo_t *cr, double width, double height,
 			    const struct trace_plot_series *ser,
 			    const struct trace_plot_axes *ax,
 			    const char *title);
-/* Write a PNG of TRACE_PLOT_WIDTH x TRACE_PLOT_HEIGHT.  0 or -1. */
-int trace_plot_png(const char *path, const struct trace_rq *rq, size_t nr,
+/* Write a PNG of TRACE_PLOT_WIDTH x TRACE_PLOT_HEIGHT to write(closure,
+ * ...).  0 or -1. */
+int trace_plot_png(cairo_write_func_t write, void *closure,
+		   const struct trace_rq *rq, size_t nr,
 		   const struct trace_stats *s, const char *title);
 /* Write an SVG of width x height points to write(closure, ...).  0 or -1. */
 int trace_plot_svg(cairo_write_func_t write, void *closure, double width,

@@ -13,6 +13,7 @@
 
 #include "trace/plot.h"
 #include "util/jsonout.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 /* The modelled disk: every data request, in issue order. */
@@ -171,31 +172,36 @@ int trace_write_json(const char *path, const char *dev,
 	return rc;
 }
 
-struct svg_out {
-	FILE *f;
-};
-
-static cairo_status_t svg_write(void *closure, const unsigned char *data,
-				unsigned int len)
+/* cairo's write function onto an outfile's stream. */
+static cairo_status_t file_write(void *closure, const unsigned char *data,
+				 unsigned int len)
 {
-	struct svg_out *o = closure;
-
-	return fwrite(data, 1, len, o->f) == len ? CAIRO_STATUS_SUCCESS
-						 : CAIRO_STATUS_WRITE_ERROR;
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS
+						    : CAIRO_STATUS_WRITE_ERROR;
 }
 
 int trace_write_svg(const char *path, const struct trace_result *res,
 		     const struct trace_stats *s, const char *title)
 {
-	struct svg_out o = { fopen(path, "w") };
+	struct outfile of;
 	int rc;
 
-	if (!o.f)
-		return error_errno("cannot create '%s'", path);
-	rc = trace_plot_svg(svg_write, &o, TRACE_PLOT_WIDTH, TRACE_PLOT_HEIGHT,
+	if (!outfile_open(&of, path))
+		return -1;
+	rc = trace_plot_svg(file_write, of.f, TRACE_PLOT_WIDTH, TRACE_PLOT_HEIGHT,
 			    res->rq, res->nr, s, title);
-	if (fclose(o.f) != 0 && !rc)
-		rc = error_errno("cannot write '%s'", path);
-	return rc;
+	return outfile_finish(&of, !rc) ? -1 : 0;
+}
+
+int trace_write_png(const char *path, const struct trace_result *res,
+		    const struct trace_stats *s, const char *title)
+{
+	struct outfile of;
+	int rc;
+
+	if (!outfile_open(&of, path))
+		return -1;
+	rc = trace_plot_png(file_write, of.f, res->rq, res->nr, s, title);
+	return outfile_finish(&of, !rc) ? -1 : 0;
 }
 

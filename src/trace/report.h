@@ -31,8 +31,10 @@ int trace_write_json(const char *path, const char *dev,
 		     const struct trace_result *res,
 		     const struct trace_stats *s, double wall_s,
 		     const struct trace_modelled *md);
-/* seekwatcher's panels as SVG. */
+/* seekwatcher's panels as SVG, and as PNG. */
 int trace_write_svg(const char *path, const struct trace_result *res,
+		    const struct trace_stats *s, const char *title);
+int trace_write_png(const char *path, const struct trace_result *res,
 		    const struct trace_stats *s, const char *title);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/outfile.h"
 #include "util/util.h"
 
 /* Length of the valid UTF-8 sequence at p (1-4), or 0 when invalid. */
@@ -130,23 +131,23 @@ char *jout_dumps(json_t *root)
 int jout_write(json_t *root, const char *path, const char *what)
 {
 	char *s = jout_dumps(root);
-	FILE *f;
-	int rc = 0;
+	struct outfile of;
+	int rc;
 
 	if (!s)
 		return error("cannot serialize %s to JSON", what);
-	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f) {
+	if (!outfile_open(&of, path)) {
 		free(s);
-		return error_errno("cannot create '%s'", path);
+		return -1;
 	}
-	if (fputs(s, f) < 0)
+	if (fputs(s, of.f) < 0) {
+		error_errno("cannot write %s to '%s'", what,
+			    strcmp(path, "-") ? path : "stdout");
+		outfile_abort(&of);
 		rc = -1;
-	if ((f == stdout ? fflush(f) : fclose(f)) != 0)
-		rc = -1;
-	if (rc)
-		rc = error_errno("cannot write %s to '%s'", what,
-				 strcmp(path, "-") ? path : "stdout");
+	} else {
+		rc = outfile_commit(&of);
+	}
 	free(s);
 	return rc;
 }

@@ -26,6 +26,7 @@
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/jsonout.h"
+#include "util/outfile.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "xfer/internal.h"
@@ -50,20 +51,19 @@ static int add_filter(struct archive *a, const char *path)
 	return archive_write_add_filter_none(a);
 }
 
-/* Write buf to path (a regular file we create or truncate, never a
- * symlink), through the compression its name asks for. */
+/* Write buf to path (see util/outfile.h), through the compression its
+ * name asks for. */
 static int write_file(const char *path, const char *buf, size_t len)
 {
 	struct archive *a = archive_write_new();
 	struct archive_entry *e = archive_entry_new();
+	struct outfile of;
 	int fd, rc = -1;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
-	if (fd < 0) {
-		error_errno("cannot create '%s'", path);
+	if (!outfile_open(&of, path))
 		goto out;
-	}
+	fflush(of.f);
+	fd = fileno(of.f);
 	archive_entry_set_filetype(e, AE_IFREG);
 	archive_entry_set_pathname(e, "runs.json");
 	archive_entry_set_size(e, (la_int64_t)len);
@@ -82,8 +82,8 @@ static int write_file(const char *path, const char *buf, size_t len)
 out:
 	archive_entry_free(e);
 	archive_write_free(a);
-	if (fd >= 0 && close(fd) < 0 && !rc)
-		rc = error_errno("cannot write '%s'", path);
+	if (of.f && outfile_finish(&of, !rc) < 0)
+		rc = -1;
 	return rc;
 }
 

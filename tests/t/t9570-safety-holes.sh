@@ -53,6 +53,35 @@ csv=$("$FSLAB" results --db "$DB" --format csv 2>&1)
 [[ $csv == *"\"'=HYPERLINK(1)\""* ]] && [[ $csv != *",=HYPERLINK"* ]] &&
 	ok "a tag starting with = stays text in CSV" || not_ok "a tag starting with = stays text in CSV" "$csv"
 
+# Output files named by the user, in a directory everyone can write: a
+# symlink another user planted there is refused, a hard link to some
+# other file is replaced, never written through; a refused write leaves
+# no file behind.
+install -d -m 1777 "$SCRATCH/pub"
+printf 'precious\n' >"$SCRATCH/pub/victim"
+ln -s victim "$SCRATCH/pub/link"
+chown -h nobody "$SCRATCH/pub/link"
+for c in "report -o" "export -o" "run --no-store --target dir:$SCRATCH/d --workload metadata:files=10 --json"; do
+	case $c in
+	run*) args=($c "$SCRATCH/pub/link") ;;
+	*) args=($c "$SCRATCH/pub/link" "=HYPERLINK(1)" --db "$DB") ;;
+	esac
+	out=$("$FSLAB" "${args[@]}" 2>&1)
+	rc=$?
+	[ $rc -ne 0 ] && [[ $out == *"symbolic link owned by uid"* ]] &&
+		[ "$(cat "$SCRATCH/pub/victim")" = precious ] &&
+		[ "$(find "$SCRATCH/pub" | wc -l)" = 3 ] &&
+		ok "${c%% *}: another user's symlink at the output name is refused" ||
+		not_ok "${c%% *}: another user's symlink at the output name is refused" "exit $rc" "$out" "$(ls -la "$SCRATCH/pub")"
+done
+ln "$SCRATCH/pub/victim" "$SCRATCH/pub/hard"
+out=$("$FSLAB" export "=HYPERLINK(1)" --db "$DB" -o "$SCRATCH/pub/hard" 2>&1)
+rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$SCRATCH/pub/victim")" = precious ] &&
+	grep -q fslab-export "$SCRATCH/pub/hard" &&
+	ok "an output name hard-linked to another file is replaced, not written through" ||
+	not_ok "an output name hard-linked to another file is replaced, not written through" "exit $rc" "$out"
+
 if out=$("$FSLAB" age --target ext4:size=256M --scratch "$SCRATCH/s" \
 	--fullness 0.2 --data fallocate --save g1 -q 2>&1); then
 	g=$SCRATCH/s/golden
