@@ -78,7 +78,7 @@ static int drain(int fd, char **buf, size_t *len, size_t *alloc, size_t cap,
 	return 1;
 }
 
-int spawn_run(char *const argv[], int dirfd, size_t out_cap,
+int spawn_run(char *const argv[], int dirfd, size_t out_cap, unsigned flags,
 	      bool (*stop)(void), struct spawn_result *res)
 {
 	int opipe[2], epipe[2], spipe[2], e = 0;
@@ -104,10 +104,13 @@ int spawn_run(char *const argv[], int dirfd, size_t out_cap,
 	}
 	pid = fork();
 	if (pid == 0)
-		child(argv, dirfd, opipe[1], epipe[1], spipe[1]);
+		child(argv, dirfd, opipe[1],
+		      flags & SPAWN_MERGE_ERR ? opipe[1] : epipe[1], spipe[1]);
 	close(opipe[1]);
 	close(epipe[1]);
 	close(spipe[1]);
+	/* Merged: nothing writes the stderr pipe; its EOF is now. */
+	eopen = !(flags & SPAWN_MERGE_ERR);
 	if (pid < 0) {
 		close(opipe[0]);
 		close(epipe[0]);

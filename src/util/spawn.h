@@ -30,14 +30,20 @@ struct spawn_result {
 
 #define SPAWN_ERR_KEEP 8192
 
+/* flags of spawn_run */
+enum {
+	/* stderr into the same pipe as stdout, interleaved as printed
+	 * (checkers whose verdict may be on either); err stays empty */
+	SPAWN_MERGE_ERR = 1 << 0,
+};
+
 /*
  * Run argv[0] (searched on PATH) with argv in the directory dirfd (-1:
- * the current one), stdout kept up to out_cap bytes.  env_add (may be
- * NULL): "NAME=value" strings added to the environment.  Returns 0 once
+ * the current one), stdout kept up to out_cap bytes.  Returns 0 once
  * the child was waited for (whatever its exit code), -1 with a message
  * when it could not be started.  Release res with spawn_result_release.
  */
-int spawn_run(char *const argv[], int dirfd, size_t out_cap,
+int spawn_run(char *const argv[], int dirfd, size_t out_cap, unsigned flags,
 	      bool (*stop)(void), struct spawn_result *res);
 void spawn_result_release(struct spawn_result *res);
 

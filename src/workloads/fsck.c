@@ -8,16 +8,12 @@
  * a finding, never hidden: the phase fails with "*** fsck found errors
  * ***" and the checker's summary, and the report shows it loudly.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "fs/target.h"
+#include "util/spawn.h"
 #include "util/util.h"
 #include "workload.h"
 
@@ -73,64 +69,6 @@ static bool usage_error(const char *fstype, int code, const char *out)
 		       strstr(out, "unknown option"));
 }
 
-/* Run argv, capture stdout+stderr, return the wait status and rusage. */
-static int run_checker(char **argv, char **out, int *status,
-		       struct rusage *ru)
-{
-	size_t len = 0, cap = 4096;
-	int pfd[2];
-	pid_t pid;
-	char *buf;
-
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return error_errno("cannot create a pipe");
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return error_errno("cannot fork");
-	}
-	if (pid == 0) {
-		dup2(pfd[1], STDOUT_FILENO);
-		dup2(pfd[1], STDERR_FILENO);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (len + 1 >= cap && cap < FSCK_OUT_MAX) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		if (len + 1 >= cap) {
-			char sink[4096];
-
-			r = read(pfd[0], sink, sizeof(sink));
-		} else {
-			r = read(pfd[0], buf + len, cap - len - 1);
-			if (r > 0)
-				len += (size_t)r;
-		}
-		if (r == 0)
-			break;
-		if (r < 0 && errno != EINTR)
-			break;
-	}
-	buf[len] = '\0';
-	close(pfd[0]);
-	while (wait4(pid, status, 0, ru) < 0) {
-		if (errno != EINTR) {
-			free(buf);
-			return error_errno("cannot wait for '%s'", argv[0]);
-		}
-	}
-	*out = buf;
-	return 0;
-}
-
 /* The first non-blank line of text, at most len - 1 bytes. */
 static void first_line(const char *text, char *buf, size_t len)
 {
@@ -164,9 +102,10 @@ static int fsck_run(struct wl_ctx *ctx, const void *vo)
 	const struct fsck_opts *o = vo;
 	struct target *t = ctx->target;
 	struct phase *ph;
+	struct spawn_result res = { 0 };
 	struct rusage ru;
 	char **argv, *out = NULL, label[160], why[512], cmdline[256];
-	int status = 0, code, rc = 0;
+	int code, rc = 0;
 
 	if (t->spec.kind == TARGET_DIR) {
 		ph = phase_begin(ctx, "fsck", NULL);
@@ -199,14 +138,16 @@ static int fsck_run(struct wl_ctx *ctx, const void *vo)
 			 i ? " " : "", argv[i]);
 	fprintf(ctx->progress, "fslab: fsck: %s\n", cmdline);
 	ph = phase_begin(ctx, "fsck", cmdline);
-	memset(&ru, 0, sizeof(ru));
-	if (run_checker(argv, &out, &status, &ru) < 0) {
+	/* Interleaved: checkers print their verdict on either stream. */
+	if (spawn_run(argv, -1, FSCK_OUT_MAX, SPAWN_MERGE_ERR,
+		      phase_stop_requested, &res) < 0) {
 		phase_fail(ph, "cannot run '%s'", argv[0]);
 		rc = -1;
 		goto end;
 	}
-	code = WIFEXITED(status) ? WEXITSTATUS(status) :
-	       128 + WTERMSIG(status);
+	out = res.out;
+	ru = res.ru;
+	code = res.code;
 	first_line(out, label, sizeof(label));
 	phase_metric(ph, "exit_status", code, "", BETTER_NONE);
 	phase_metric(ph, "checker_user_s",
@@ -217,7 +158,9 @@ static int fsck_run(struct wl_ctx *ctx, const void *vo)
 		     "s", BETTER_LOWER);
 	phase_metric(ph, "peak_rss_B", (double)ru.ru_maxrss * 1024, "B",
 		     BETTER_LOWER);
-	if (code == 127) {
+	if (res.stopped) {
+		/* phase_end marks it interrupted: no verdict either way */
+	} else if (code == 127) {
 		phase_fail(ph, "'%s' is not installed", argv[0]);
 		error("'%s' is not installed", argv[0]);
 		rc = -1;
@@ -244,7 +187,7 @@ end:
 		rc = -1;
 	if (target_mount_again(t) < 0)
 		rc = -1;
-	free(out);
+	spawn_result_release(&res);
 	argv_free(argv);
 	return rc;
 }

@@ -121,7 +121,7 @@ static int exec_run(struct wl_ctx *ctx, const void *vo)
 		return error_errno("cannot open '%s'", ctx->dir);
 	ph = phase_begin(ctx, "exec", NULL);
 	t0 = now_ns();
-	if (spawn_run(argv, dirfd, EXEC_OUT_MAX, phase_stop_requested,
+	if (spawn_run(argv, dirfd, EXEC_OUT_MAX, 0, phase_stop_requested,
 		      &res) < 0) {
 		phase_fail(ph, "cannot run /bin/sh");
 		close(dirfd);

@@ -271,7 +271,7 @@ static int parse_only(const struct fio_opts *o, const char *rendered,
 	}
 	/* fio opens it by name; /proc/PID/fd reaches our memfd. */
 	snprintf(path, sizeof(path), "/proc/%ld/fd/%d", (long)getpid(), fd);
-	if (spawn_run(argv, -1, 1 << 16, NULL, &res) < 0) {
+	if (spawn_run(argv, -1, 1 << 16, 0, NULL, &res) < 0) {
 		close(fd);
 		snprintf(err, errlen, "cannot run '%s'", o->fio);
 		return -1;
@@ -455,7 +455,7 @@ static int run_section(struct wl_ctx *ctx, const struct fio_opts *o,
 	int rc = 0;
 
 	ph = phase_begin(ctx, section, NULL);
-	if (spawn_run(argv, dirfd, FIO_OUT_MAX, phase_stop_requested,
+	if (spawn_run(argv, dirfd, FIO_OUT_MAX, 0, phase_stop_requested,
 		      &res) < 0) {
 		phase_fail(ph, "cannot run '%s'", o->fio);
 		free(sec);
