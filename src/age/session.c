@@ -606,11 +606,6 @@ int age_session(struct age_args *ap, int argc, char **argv)
 	s.ctx.wl = &age_wl;
 	s.ctx.writer = &s.w;
 	s.ctx.nranks = 1;
-	s.base = open(s.t.workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (s.base < 0) {
-		error_errno("cannot open '%s'", s.t.workdir);
-		goto out;
-	}
 	if (a.record) {
 		s.rec = outfile_open(&s.rec_of, a.record);
 		if (!s.rec)
@@ -619,6 +614,13 @@ int age_session(struct age_args *ap, int argc, char **argv)
 	}
 	if (a.with && age_with(&s) < 0)
 		goto out;
+	/* Opened after --with: a workload that makes its cache cold
+	 * unmounts the target, which a held directory would keep busy. */
+	s.base = open(s.t.workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s.base < 0) {
+		error_errno("cannot open '%s'", s.t.workdir);
+		goto out;
+	}
 	rc = a.replay ? age_by_replay(&s) : age_by_profile(&s);
 	/* Kept also when the aging failed: the operations done so far
 	 * replay to the state it stopped in. */

@@ -158,6 +158,16 @@ out=$("$FSLAB" run --target aged:junk --workload metadata:files=10 \
 	not_ok "run on an aged target with a bad .meta fails plainly" "exit $rc" "$out"
 rm -f "$SCRATCH/golden/junk.meta" "$SCRATCH/golden/junk.img"
 
+# --with runs a workload on the aged filesystem as part of the age run:
+# metadata's default cold stat unmounts the target, which the aging must
+# not hold busy.
+out=$("$FSLAB" age --target ext4:size=256M --scratch "$SCRATCH" --fullness 0.1 \
+	--with metadata:files=50 --db "$DB" --tag age-with -q 2>&1); rc=$?
+n=$(sqlite3 "$DB" "select count(*) from $PHASES where tag = 'age-with' and
+	status = 'ok' and phase in ('metadata/create', 'metadata/stat', 'fill')")
+[ $rc -eq 0 ] && [ "$n" = 3 ] &&
+	ok "age --with metadata (cold stat) runs and stores its phases" ||
+	not_ok "age --with metadata (cold stat) runs and stores its phases" "exit $rc, $n phases" "$out"
 check_exit "PATH and --target together exit 2" 2 "$FSLAB" age "$SCRATCH" --target ext4
 check_exit "bad --fullness exits 2" 2 "$FSLAB" age "$SCRATCH" --fullness 1.5
 check_exit "bad profile exits 2" 2 "$FSLAB" age "$SCRATCH" --profile "$SCRATCH/nosuch"
