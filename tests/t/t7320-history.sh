@@ -141,6 +141,47 @@ rc=$?
 	not_ok "compare pools the runs of a selector" "$(head -20 "$SCRATCH/c3.txt")"
 check "report across two --db" "$FSLAB" report --db "$A" --db "$B" night2 night8 -o "$SCRATCH/r.html"
 
+# ---- history across two stores ----
+# B holds night1-4 (imported), D gets night5-8: one series spans both.
+D=$SCRATCH/d.db
+check "export the last four runs" "$FSLAB" export --db "$A" "tag=night[5-8]" -o "$SCRATCH/e58.json"
+check "import them into a third store" "$FSLAB" import --db "$D" "$SCRATCH/e58.json"
+hbd=$SCRATCH/hbd.txt
+"$FSLAB" history --db "$B" --db "$D" >"$hbd" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^  change point between run 4@1 and run 1@2' "$hbd" &&
+	! grep '^  change point between' "$hbd" | grep -qv 'run 4@1 and run 1@2' &&
+	grep -A3 '^  change point between run 4@1 and run 1@2' "$hbd" |
+	grep -q '^    mount options: .* -> .*sync' &&
+	ok "history across two --db: one change point, between the stores, the mount options" ||
+	not_ok "history across two --db" "exit $rc" "$(cat "$hbd")"
+"$FSLAB" history --db "$B" --db "$D" --format json >"$SCRATCH/hbd.json" 2>&1 &&
+python3 - "$SCRATCH/hbd.json" <<'PY' && ok "history across two --db: 8 points per series, labelled ID@N" || not_ok "history across two --db JSON" "$(head -c 2000 "$SCRATCH/hbd.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["series"]:
+    assert [p["label"] for p in s["points"]] == \
+        ["1@1", "2@1", "3@1", "4@1", "1@2", "2@2", "3@2", "4@2"], s["points"]
+PY
+# B's runs are A's too (the same global ids): each counts once.
+"$FSLAB" history --db "$A" --db "$B" --format json >"$SCRATCH/hab.json" 2>&1 &&
+python3 - "$SCRATCH/hab.json" <<'PY' && ok "history across two --db: a run in both counts once" || not_ok "history: a run in both stores" "$(head -c 2000 "$SCRATCH/hab.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["series"]:
+    assert [p["label"] for p in s["points"]] == ["%d@1" % i for i in range(1, 9)], s["points"]
+PY
+"$FSLAB" history --db "$B" --db "$D" "tag=night[1-6]" --format json >"$SCRATCH/hsel.json" 2>&1 &&
+	[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["series"][0]["points"]))' "$SCRATCH/hsel.json")" = 6 ] &&
+	ok "history across two --db: a selector spans both" ||
+	not_ok "history: a selector across two --db" "$(head -c 1000 "$SCRATCH/hsel.json")"
+"$FSLAB" history --db "$B" --db "$D" 2@2 4@1 --format json >"$SCRATCH/hid.json" 2>&1 &&
+	[ "$(python3 -c 'import json,sys; print(" ".join(p["label"] for p in json.load(open(sys.argv[1]))["series"][0]["points"]))' "$SCRATCH/hid.json")" = "4@1 2@2" ] &&
+	ok "history across two --db: ID@N" || not_ok "history: ID@N" "$(head -c 1000 "$SCRATCH/hid.json")"
+check_exit "history across two --db: a bare run id exits 1" 1 "$FSLAB" history --db "$B" --db "$D" 3
+check_exit "history across two --db: a selector matching in neither exits 1" 1 \
+	"$FSLAB" history --db "$B" --db "$D" kernel=0.0.0-none
+
 # ---- refusals: nothing imported ----
 C=$SCRATCH/c.db
 gzip -dc "$E" >"$SCRATCH/e.json"
