@@ -5,8 +5,9 @@
 # point between run 4 and run 5 and names the mount options; export from
 # one store and import into another (twice: no duplicates; back: nothing
 # new), `show` identical after the round trip, compare across two --db,
-# selectors, and a truncated, tampered, newer or conflicting export
-# refused with nothing imported.
+# selectors, history across two --db, and a truncated, tampered, newer,
+# never-written older or conflicting export refused with nothing
+# imported.
 . "$(dirname "$0")/lib.sh"
 need_loop
 need_cmd sqlite3 python3 mkfs.ext4 gzip
@@ -187,15 +188,18 @@ C=$SCRATCH/c.db
 gzip -dc "$E" >"$SCRATCH/e.json"
 head -c 4000 "$SCRATCH/e.json" >"$SCRATCH/trunc.json"
 head -c 2000 "$E" >"$SCRATCH/trunc.json.gz"
-python3 - "$SCRATCH/e.json" "$SCRATCH/tamper.json" "$SCRATCH/newer.json" <<'PY'
+# Version 1 is the first format: there is nothing older to upgrade, and
+# a version below it was never written (the upgrade path refuses it).
+python3 - "$SCRATCH/e.json" "$SCRATCH/tamper.json" "$SCRATCH/newer.json" "$SCRATCH/older.json" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
 t = re.sub(r'"wall_ns": (\d+)', lambda m: '"wall_ns": %d' % (int(m.group(1)) + 1), s, count=1)
 assert t != s
 open(sys.argv[2], "w").write(t)
 open(sys.argv[3], "w").write(s.replace('"format_version": 1', '"format_version": 99'))
+open(sys.argv[4], "w").write(s.replace('"format_version": 1', '"format_version": 0'))
 PY
-for f in trunc.json trunc.json.gz tamper.json newer.json; do
+for f in trunc.json trunc.json.gz tamper.json newer.json older.json; do
 	out=$("$FSLAB" import --db "$C" "$SCRATCH/e.json" "$SCRATCH/$f" 2>&1)
 	rc=$?
 	n=$(sqlite3 "$C" 'select count(*) from runs' 2>/dev/null || echo 0)
