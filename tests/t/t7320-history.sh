@@ -179,6 +179,10 @@ PY
 "$FSLAB" history --db "$B" --db "$D" 2@2 4@1 --format json >"$SCRATCH/hid.json" 2>&1 &&
 	[ "$(python3 -c 'import json,sys; print(" ".join(p["label"] for p in json.load(open(sys.argv[1]))["series"][0]["points"]))' "$SCRATCH/hid.json")" = "4@1 2@2" ] &&
 	ok "history across two --db: ID@N" || not_ok "history: ID@N" "$(head -c 1000 "$SCRATCH/hid.json")"
+"$FSLAB" report --db "$B" --db "$D" --history -o "$SCRATCH/trend2.html" >/dev/null 2>&1 &&
+	grep -q '<li>between run 4@1 and run 1@2: .*mount options: ' "$SCRATCH/trend2.html" &&
+	ok "report --history across two --db: points ID@N, the change point and its cause" ||
+	not_ok "report --history across two --db" "$(grep '<li>' "$SCRATCH/trend2.html" 2>&1 | head)"
 check_exit "history across two --db: a bare run id exits 1" 1 "$FSLAB" history --db "$B" --db "$D" 3
 check_exit "history across two --db: a selector matching in neither exits 1" 1 \
 	"$FSLAB" history --db "$B" --db "$D" kernel=0.0.0-none
