@@ -433,6 +433,12 @@ static void test_refine(void **state)
 	/* Noiseless staircase: exact steps, whatever E-divisive's split. */
 	const double w[] = { 10, 10, 10, 10, 10, 10, 11, 11, 11, 11, 11, 11,
 			     13, 13, 13, 13, 13, 13 };
+	/* Two steps, noiseless: without the refinement before the second
+	 * pass only the one at 9 is kept (found by trying every such
+	 * staircase of 24 points). */
+	const double v[] = { 100, 100, 100, 100, 130, 130, 130, 130, 130,
+			     150, 150, 150, 150, 150, 150, 150, 150, 150,
+			     150, 150, 150, 150, 150, 150 };
 	struct cp_point p[2] = { { .at = 5 }, { .at = 8 } }, *q;
 	struct cp_opts o;
 	(void)state;
@@ -455,6 +461,10 @@ static void test_refine(void **state)
 	assert_int_equal(cp_edivisive(w, 18, &o, &q), 2);
 	assert_int_equal(q[0].at, 6);
 	assert_int_equal(q[1].at, 12);
+	free(q);
+	assert_int_equal(cp_edivisive(v, 24, &o, &q), 2);
+	assert_int_equal(q[0].at, 4);
+	assert_int_equal(q[1].at, 9);
 	free(q);
 }
 
