@@ -16,7 +16,7 @@
 #include "util/util.h"
 
 struct history_args {
-	struct cmdopt_store store;
+	struct cmd_dbs dbs;
 	struct cmdopt_format fmt;
 	const char *workload, *metric, *target, *by;
 	double alpha, min_step;
@@ -25,7 +25,7 @@ struct history_args {
 };
 
 static const struct cmdopt history_table[] = {
-	CMDOPT_INCLUDE_AT(struct history_args, store, cmdopt_store_opts),
+	CMDOPT_INCLUDE_AT(struct history_args, dbs, cmd_dbs_opts),
 	CMDOPT_INCLUDE_AT(struct history_args, fmt, cmdopt_format_opts),
 	CMDOPT_STR_C(0, "workload", struct history_args, workload, "W",
 		     CMDOPT_C_WORKLOAD, "only workloads matching the glob W"),
@@ -55,7 +55,7 @@ static const struct cmdopt history_table[] = {
 const struct cmdopt_cmd cmd_history_opts = {
 	.name = "history",
 	.summary = "a figure over many runs and the change points in it",
-	.usage = "[SELECTOR|RUN|TAG...] [--db PATH] [--workload W]\n"
+	.usage = "[SELECTOR|RUN|TAG...] [--db PATH]... [--workload W]\n"
 		 "[--metric GLOB] [--target NAME] [--by run|kernel|version|date]\n"
 		 "[--alpha P] [--min-step PCT] [--min-segment N]\n"
 		 "[--fail-on-change] [--format text|json|csv]",
@@ -75,7 +75,12 @@ const struct cmdopt_cmd cmd_history_opts = {
 		"since=DATE and until=DATE (YYYY-MM-DD[THH:MM[:SS]] local "
 		"time, or @UNIXTIME), e.g. kernel=6.6*,host=box1.  The same "
 		"selectors work wherever a RUN|TAG is accepted (show, "
-		"compare, report, export).",
+		"compare, report, export).\n\n"
+		"With --db given more than once, the stores are read "
+		"read-only and their runs make one series: a run imported "
+		"into several counts once, points are labelled ID@N (run ID "
+		"of the N-th --db), and a run id argument must be written "
+		"ID@N.",
 	.opts = history_table,
 	.footer = "Exit codes: 0 success, 1 failure, 2 usage error, 3 the "
 		  "newest segment is worse (with --fail-on-change).",
@@ -97,8 +102,40 @@ static int cmp_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int collect(struct store *st, char **args, size_t nargs,
-		   int64_t **ids, size_t *n)
+/* "ID@K" with 1 <= K <= nst: K - 1 in *k, ID alone in the result. */
+static char *split_at(const char *arg, size_t nst, size_t *k)
+{
+	const char *at = strrchr(arg, '@');
+	long long v;
+
+	if (!at || at == arg || parse_int(at + 1, 1, (long long)nst, &v))
+		return NULL;
+	*k = (size_t)v - 1;
+	return xstrndup(arg, (size_t)(at - arg));
+}
+
+/* A run rather than a tag: latest, an id, or with several stores ID@N. */
+static bool names_run(const char *arg, size_t nst)
+{
+	size_t k;
+	char *plain;
+
+	if (!strcmp(arg, "latest") || all_digits(arg))
+		return true;
+	plain = nst > 1 ? split_at(arg, nst, &k) : NULL;
+	free(plain);
+	return plain != NULL;
+}
+
+/*
+ * The runs of store k of nst the arguments name, added to *ids; found[a]
+ * counts argument a's runs over all stores so far.  With one store this
+ * is what it always was; with several, a selector or tag may match in
+ * some stores only (the caller refuses one that matches in none) and a
+ * run id needs its store, ID@N, since ids are per store.
+ */
+static int collect(struct store *st, size_t k, size_t nst, char **args,
+		   size_t nargs, size_t *found, int64_t **ids, size_t *n)
 {
 	size_t alloc = 0, w = 0;
 
@@ -108,25 +145,41 @@ static int collect(struct store *st, char **args, size_t nargs,
 		return store_select_runs(st, "since=@0", ids, n);
 	for (size_t a = 0; a < nargs; a++) {
 		int64_t *sel = NULL, id;
-		size_t ns = 0;
+		size_t ns = 0, only;
+		char *plain;
+		int rc;
 
-		if (store_is_selector(args[a]) ||
-		    (strcmp(args[a], "latest") && !all_digits(args[a]))) {
+		if (store_is_selector(args[a]) || !names_run(args[a], nst)) {
 			if (store_is_selector(args[a]) ?
 			    store_select_runs(st, args[a], &sel, &ns) :
 			    store_tag_runs(st, args[a], &sel, &ns))
 				return -1;
 			add_ids(ids, n, &alloc, sel, ns);
 			free(sel);
-			if (ns)
+			found[a] += ns;
+			if (ns || nst > 1)
 				continue;
 			if (store_is_selector(args[a]))
 				return error("no run matches '%s' in '%s'",
 					     args[a], store_path(st));
 		}
-		if (store_resolve_run(st, args[a], &id))
+		if (nst > 1) {
+			plain = split_at(args[a], nst, &only);
+			if (!plain)
+				return error("with %zu --db, name run '%s' as "
+					     "%s@N for the N-th", nst, args[a],
+					     args[a]);
+			rc = only == k ? store_resolve_run(st, plain, &id) : 1;
+			free(plain);
+			if (rc < 0)
+				return -1;
+			if (rc)
+				continue;
+		} else if (store_resolve_run(st, args[a], &id)) {
 			return -1;
+		}
 		add_ids(ids, n, &alloc, &id, 1);
+		found[a]++;
 	}
 	/* Unique; the engine orders points by start time itself. */
 	qsort(*ids, *n, sizeof(**ids), cmp_id);
@@ -135,6 +188,58 @@ static int collect(struct store *st, char **args, size_t nargs,
 			(*ids)[w++] = (*ids)[i];
 	*n = w;
 	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Feed store k's chosen runs to h, one in memory at a time (ten
+ * thousand runs fit anywhere), in one snapshot from choosing the runs
+ * to reading the last.  A run whose global id is in seen[0..nseen) (an
+ * earlier store has it: imported into both) is skipped; the ids fed
+ * are added to *seen for the next store.
+ */
+static int feed_store(struct history *h, struct store *st, size_t k,
+		      size_t nst, char **args, size_t nargs, size_t *found,
+		      char ***seen, size_t *nseen, size_t *aseen)
+{
+	size_t n = 0, before = *nseen;
+	int64_t *ids = NULL;
+	int rc = -1;
+
+	if (store_snapshot_begin(st))
+		return -1;
+	if (collect(st, k, nst, args, nargs, found, &ids, &n))
+		goto out;
+	h->db = k;
+	for (size_t i = 0; i < n; i++) {
+		struct run_rec *r;
+
+		if (store_load_run_metrics(st, ids[i], &r))
+			goto out;
+		if (nst > 1 && r->uuid && before &&
+		    bsearch(&r->uuid, *seen, before, sizeof(**seen),
+			    cmp_str)) {
+			run_rec_free(r);
+			continue;
+		}
+		history_add_run(h, r);
+		if (nst > 1 && r->uuid) {
+			ALLOC_GROW(*seen, *nseen + 1, *aseen);
+			(*seen)[(*nseen)++] = xstrdup(r->uuid);
+		}
+		run_rec_free(r);
+	}
+	if (*nseen > 1)
+		qsort(*seen, *nseen, sizeof(**seen), cmp_str);
+	rc = 0;
+out:
+	store_snapshot_end(st);
+	free(ids);
+	return rc;
 }
 
 int cmd_history(int argc, char **argv)
@@ -146,8 +251,8 @@ int cmd_history(int argc, char **argv)
 	struct hist_opts o = { 0 };
 	struct history h;
 	struct store *st;
-	int64_t *ids = NULL;
-	size_t n = 0;
+	char **seen = NULL;
+	size_t nseen = 0, aseen = 0, nargs, *found;
 	int first, rc = EXIT_RUNTIME;
 
 	first = cmdopt_parse(&cmd_history_opts, argc, argv, &a);
@@ -167,29 +272,27 @@ int cmd_history(int argc, char **argv)
 	o.cp.min_step_pct = a.min_step;
 	o.cp.min_seg = (size_t)a.min_seg;
 	o.cp.log = true;
-	if (store_open_existing(a.store.db, &st))
-		return EXIT_RUNTIME;
-	/* One snapshot from choosing the runs to reading the last. */
-	if (store_snapshot_begin(st))
-		goto out;
-	if (collect(st, argv + first, (size_t)(argc - first), &ids, &n)) {
-		store_snapshot_end(st);
-		goto out;
-	}
+	o.nr_dbs = a.dbs.n ? a.dbs.n : 1;
+	nargs = (size_t)(argc - first);
+	found = xcalloc(nargs + 1, sizeof(*found));
 	history_init(&h, &o);
-	/* One run in memory at a time: ten thousand runs fit anywhere. */
-	for (size_t i = 0; i < n; i++) {
-		struct run_rec *r;
+	for (size_t k = 0; k < o.nr_dbs; k++) {
+		int r;
 
-		if (store_load_run_metrics(st, ids[i], &r)) {
-			store_snapshot_end(st);
-			history_release(&h);
-			goto out;
-		}
-		history_add_run(&h, r);
-		run_rec_free(r);
+		/* Read-only, as compare reads several stores. */
+		if (store_open_existing(a.dbs.n ? a.dbs.v[k] : NULL, &st))
+			goto fail;
+		r = feed_store(&h, st, k, o.nr_dbs, argv + first, nargs, found,
+			       &seen, &nseen, &aseen);
+		store_close(st);
+		if (r)
+			goto fail;
 	}
-	store_snapshot_end(st);
+	for (size_t i = 0; i < nargs && o.nr_dbs > 1; i++)
+		if (!found[i]) {
+			error("no run matches '%s' in any --db", argv[first + i]);
+			goto fail;
+		}
 	history_finish(&h);
 	if (!strcmp(a.fmt.format, "json"))
 		rc = history_print_json(stdout, &h) ? EXIT_RUNTIME : EXIT_OK;
@@ -200,8 +303,13 @@ int cmd_history(int argc, char **argv)
 	if (rc == EXIT_OK && a.fail_on_change && history_newest_worse(&h))
 		rc = EXIT_REGRESSION;
 	history_release(&h);
+	goto out;
+fail:
+	history_release(&h);
 out:
-	free(ids);
-	store_close(st);
+	for (size_t i = 0; i < nseen; i++)
+		free(seen[i]);
+	free(seen);
+	free(found);
 	return rc;
 }

@@ -137,6 +137,8 @@ static int write_trends(const char *path, const struct cmp_input *in,
 
 	cp_opts_init(&o.cp);
 	o.cp.log = true;
+	/* Run ids are per store: with several, points are ID@N. */
+	o.nr_dbs = in->nr_dbs;
 	history_init(&h, &o);
 	for (size_t i = 0; i < in->nr; i++) {
 		bool seen = false;
@@ -144,8 +146,10 @@ static int write_trends(const char *path, const struct cmp_input *in,
 		for (size_t j = 0; j < i && !seen && in->runs[i]->uuid; j++)
 			seen = in->runs[j]->uuid &&
 			       !strcmp(in->runs[j]->uuid, in->runs[i]->uuid);
-		if (!seen)
-			history_add_run(&h, in->runs[i]);
+		if (seen)
+			continue;
+		h.db = in->db_of ? in->db_of[i] : 0;
+		history_add_run(&h, in->runs[i]);
 	}
 	history_finish(&h);
 	if (!outfile_open(&of, path)) {

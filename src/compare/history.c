@@ -82,6 +82,8 @@ static char *point_key(const struct history *h, const struct run_rec *r)
 	case HIST_BY_RUN:
 		break;
 	}
+	if (h->o.nr_dbs > 1)
+		return xasprintf("%lld@%zu", (long long)r->id, h->db + 1);
 	return xasprintf("%lld", (long long)r->id);
 }
 
@@ -102,6 +104,12 @@ static void fields_free(char **v)
 	free(v);
 }
 
+/* Runs started in the same second: by store, then by id. */
+static bool run_before(size_t db1, int64_t id1, size_t db2, int64_t id2)
+{
+	return db1 != db2 ? db1 < db2 : id1 < id2;
+}
+
 static struct hist_point *point_of(struct history *h, struct hist_series *s,
 				   const char *key, const struct run_rec *r,
 				   const struct wlrun_rec *w)
@@ -119,25 +127,32 @@ static struct hist_point *point_of(struct history *h, struct hist_series *s,
 		memset(pt, 0, sizeof(*pt));
 		pt->label = xstrdup(key);
 		pt->first_run = pt->last_run = r->id;
+		pt->first_db = pt->last_db = h->db;
 		pt->first_started = pt->last_started = r->started;
 		pt->first_fields = fields_of(r, w);
 		pt->last_fields = fields_of(r, w);
 		pt->nr_runs = 1;
 		return pt;
 	}
-	if (pt->last_run == r->id || pt->first_run == r->id)
+	/* Run ids are per store: a run is its store and its id. */
+	if ((pt->last_run == r->id && pt->last_db == h->db) ||
+	    (pt->first_run == r->id && pt->first_db == h->db))
 		return pt;
 	pt->nr_runs++;
 	if (r->started < pt->first_started ||
-	    (r->started == pt->first_started && r->id < pt->first_run)) {
+	    (r->started == pt->first_started &&
+	     run_before(h->db, r->id, pt->first_db, pt->first_run))) {
 		pt->first_run = r->id;
+		pt->first_db = h->db;
 		pt->first_started = r->started;
 		fields_free(pt->first_fields);
 		pt->first_fields = fields_of(r, w);
 	}
 	if (r->started > pt->last_started ||
-	    (r->started == pt->last_started && r->id > pt->last_run)) {
+	    (r->started == pt->last_started &&
+	     run_before(pt->last_db, pt->last_run, h->db, r->id))) {
 		pt->last_run = r->id;
+		pt->last_db = h->db;
 		pt->last_started = r->started;
 		fields_free(pt->last_fields);
 		pt->last_fields = fields_of(r, w);
@@ -245,6 +260,8 @@ static int cmp_points(const void *a, const void *b)
 
 	if (x->first_started != y->first_started)
 		return x->first_started < y->first_started ? -1 : 1;
+	if (x->first_db != y->first_db)
+		return x->first_db < y->first_db ? -1 : 1;
 	return (x->first_run > y->first_run) - (x->first_run < y->first_run);
 }
 

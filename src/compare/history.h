@@ -34,11 +34,15 @@ struct hist_opts {
 	const char *target;     /* target name (glob), NULL: every one */
 	enum hist_by by;
 	struct cp_opts cp;
+	size_t nr_dbs;          /* stores read; with more than one a run's
+				 * point is labelled ID@N, as compare names
+				 * it */
 };
 
 struct hist_point {
 	char *label;            /* run id, kernel, version or date */
 	int64_t first_run, last_run;    /* store ids */
+	size_t first_db, last_db;       /* of the store (from 0) */
 	int64_t first_started, last_started;
 	size_t nr_runs;
 	double mean, lo, hi;    /* lo, hi NaN with fewer than 2 figures */
@@ -73,6 +77,8 @@ struct history {
 	struct hist_series *series;
 	size_t nr_series, alloc_series;
 	size_t nr_runs;         /* runs fed */
+	size_t db;              /* the store (from 0) history_add_run's
+				 * runs come from, set by the caller */
 };
 
 void history_init(struct history *h, const struct hist_opts *o);

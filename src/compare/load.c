@@ -196,7 +196,7 @@ int cmp_input_load(const char *const *dbs, size_t nr_dbs, char *const *args,
 	static char latest[] = "latest";
 	static const char *const no_db[] = { NULL };
 	char *const dflt[] = { latest };
-	size_t alloc = 0, lalloc = 0, aalloc = 0, nst = 0;
+	size_t alloc = 0, lalloc = 0, aalloc = 0, dalloc = 0, nst = 0;
 	struct store **st;
 	int rc = 0;
 
@@ -210,6 +210,7 @@ int cmp_input_load(const char *const *dbs, size_t nr_dbs, char *const *args,
 		nr_dbs = 1;
 	}
 	st = xcalloc(nr_dbs, sizeof(*st));
+	in->nr_dbs = nr_dbs;
 	for (; nst < nr_dbs; nst++)
 		if (store_open_existing(dbs[nst], &st[nst])) {
 			rc = -1;
@@ -232,6 +233,8 @@ int cmp_input_load(const char *const *dbs, size_t nr_dbs, char *const *args,
 			ALLOC_GROW(in->runs, in->nr + 1, alloc);
 			ALLOC_GROW(in->labels, in->nr + 1, lalloc);
 			ALLOC_GROW(in->arg_of, in->nr + 1, aalloc);
+			ALLOC_GROW(in->db_of, in->nr + 1, dalloc);
+			in->db_of[in->nr] = c.db[k];
 			in->runs[in->nr] = c.v[k];
 			in->labels[in->nr] = xstrdup(in->arg_labels[a]);
 			in->arg_of[in->nr++] = a;
@@ -259,6 +262,7 @@ void cmp_input_release(struct cmp_input *in)
 	free(in->runs);
 	free(in->labels);
 	free(in->arg_of);
+	free(in->db_of);
 	free(in->arg_labels);
 	memset(in, 0, sizeof(*in));
 }

@@ -17,6 +17,9 @@ struct cmp_input {
 	struct run_rec **runs;   /* loaded whole, every argument's */
 	char **labels;           /* per run: its argument's label */
 	size_t *arg_of;          /* per run: index of its argument */
+	size_t *db_of;           /* per run: index of its database, NULL
+				  * when all are the first */
+	size_t nr_dbs;           /* databases read (0: one, the default) */
 	size_t nr;               /* runs */
 	char **arg_labels;       /* per argument: as given, or the run id */
 	size_t nr_args;

@@ -140,6 +140,63 @@ static size_t refine(const double *x, size_t s, size_t e, size_t m,
 	return arg;
 }
 
+/*
+ * The between-segment sum of squares of splitting x[s, e) at t,
+ * n1 n2 / n (mean1 - mean2)^2, from the prefix sums c (c[i] = x[0] +
+ * ... + x[i - 1]).
+ */
+static double between_ss(const double *c, size_t s, size_t t, size_t e)
+{
+	double n1 = (double)(t - s), n2 = (double)(e - t);
+	double d = (c[t] - c[s]) / n1 - (c[e] - c[t]) / n2;
+
+	return n1 * n2 / (n1 + n2) * d * d;
+}
+
+/*
+ * Once the change points are known, each is placed where it splits the
+ * stretch between its neighbours best by least squares, over all of
+ * that stretch (at least min_seg points from either neighbour), not
+ * only within min_seg of where E-divisive put it: a point placed while
+ * its segment still held another change was placed against the wrong
+ * means.  A
+ * point moves only when that is strictly better, and every move lowers
+ * the series' total within-segment sum of squares, so the sweeps end;
+ * the order is fixed, so the result is deterministic (the cap on sweeps
+ * only guards against rounding making two splits trade places forever).
+ */
+void cp_refine(const double *x, size_t n, size_t min_seg,
+	       struct cp_point *pts, size_t np)
+{
+	size_t m = min_seg < 1 ? 1 : min_seg;
+	double *c = xcalloc(n + 1, sizeof(*c));
+	bool moved = true;
+
+	for (size_t i = 0; i < n; i++)
+		c[i + 1] = c[i] + x[i];
+	for (int sweep = 0; moved && sweep < 100; sweep++) {
+		moved = false;
+		for (size_t k = 0; k < np; k++) {
+			size_t s = k ? pts[k - 1].at : 0;
+			size_t e = k + 1 < np ? pts[k + 1].at : n;
+			size_t arg = pts[k].at;
+			double best = between_ss(c, s, arg, e);
+
+			for (size_t t = s + m; t + m <= e; t++) {
+				double ss = between_ss(c, s, t, e);
+
+				if (ss > best) {
+					best = ss;
+					arg = t;
+				}
+			}
+			moved |= arg != pts[k].at;
+			pts[k].at = arg;
+		}
+	}
+	free(c);
+}
+
 static int cmp_at(const void *a, const void *b)
 {
 	const struct cp_point *x = a, *y = b;
@@ -180,11 +237,17 @@ static size_t edivisive(const double *x, size_t n, const struct cp_opts *o,
 	if (!np)
 		return 0;
 	qsort(pts, np, sizeof(*pts), cmp_at);
-	/* Second pass: each point against its neighbours' segments. */
+	/*
+	 * Second pass: each point placed between its neighbours, then
+	 * tested against their segments; the weakest failing one is
+	 * dropped, which widens its neighbours' stretches, so they are
+	 * placed again.
+	 */
 	for (;;) {
 		size_t worst = np;
 		double worst_p = -1;
 
+		cp_refine(x, n, m, pts, np);
 		for (size_t k = 0; k < np; k++) {
 			size_t s = k ? pts[k - 1].at : 0;
 			size_t e = k + 1 < np ? pts[k + 1].at : n;

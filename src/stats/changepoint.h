@@ -18,8 +18,13 @@
  * alpha and the step |mean Y - mean X| / |mean X| is at least
  * min_step_pct, and both halves are searched again.  Then every kept
  * point is re-tested between its neighbouring points (Hunter's second
- * pass) and the weakest failing one dropped, until all pass.  Q over
- * every tau of a segment takes O(n^2) time and O(1) memory.
+ * pass) and the weakest failing one dropped, until all pass.  Before
+ * each round of that pass every point is moved to the least-squares
+ * split of the stretch between its neighbours (the maximum likelihood
+ * place of one mean shift in Gaussian noise, as in binary segmentation
+ * and CUSUM): E-divisive placed it while its segment could still hold
+ * other changes, which pull the split towards them.  Q over every tau
+ * of a segment takes O(n^2) time and O(1) memory.
  *
  * With log (what `history` uses for positive figures), all of this runs
  * on log(x): benchmark figures are ratio-scale, their noise grows with
@@ -60,6 +65,16 @@ void cp_opts_init(struct cp_opts *o);
  */
 size_t cp_edivisive(const double *x, size_t n, const struct cp_opts *o,
 		    struct cp_point **out);
+
+/*
+ * Move each of the change points pts[0..np) of x[0..n) (in order, at
+ * least min_seg apart and from either end) to the split of the stretch
+ * between its neighbours with the largest between-segment sum of
+ * squares, in sweeps until none moves; only .at is read and written.
+ * cp_edivisive does this before its second pass.  For tests.
+ */
+void cp_refine(const double *x, size_t n, size_t min_seg,
+	       struct cp_point *pts, size_t np);
 
 /*
  * The best split of x[s, e) by Q (above) with both sides >= min_seg,

@@ -5,8 +5,9 @@
 # point between run 4 and run 5 and names the mount options; export from
 # one store and import into another (twice: no duplicates; back: nothing
 # new), `show` identical after the round trip, compare across two --db,
-# selectors, and a truncated, tampered, newer or conflicting export
-# refused with nothing imported.
+# selectors, history across two --db, and a truncated, tampered, newer,
+# never-written older or conflicting export refused with nothing
+# imported.
 . "$(dirname "$0")/lib.sh"
 need_loop
 need_cmd sqlite3 python3 mkfs.ext4 gzip
@@ -141,20 +142,68 @@ rc=$?
 	not_ok "compare pools the runs of a selector" "$(head -20 "$SCRATCH/c3.txt")"
 check "report across two --db" "$FSLAB" report --db "$A" --db "$B" night2 night8 -o "$SCRATCH/r.html"
 
+# ---- history across two stores ----
+# B holds night1-4 (imported), D gets night5-8: one series spans both.
+D=$SCRATCH/d.db
+check "export the last four runs" "$FSLAB" export --db "$A" "tag=night[5-8]" -o "$SCRATCH/e58.json"
+check "import them into a third store" "$FSLAB" import --db "$D" "$SCRATCH/e58.json"
+hbd=$SCRATCH/hbd.txt
+"$FSLAB" history --db "$B" --db "$D" >"$hbd" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^  change point between run 4@1 and run 1@2' "$hbd" &&
+	! grep '^  change point between' "$hbd" | grep -qv 'run 4@1 and run 1@2' &&
+	grep -A3 '^  change point between run 4@1 and run 1@2' "$hbd" |
+	grep -q '^    mount options: .* -> .*sync' &&
+	ok "history across two --db: one change point, between the stores, the mount options" ||
+	not_ok "history across two --db" "exit $rc" "$(cat "$hbd")"
+"$FSLAB" history --db "$B" --db "$D" --format json >"$SCRATCH/hbd.json" 2>&1 &&
+python3 - "$SCRATCH/hbd.json" <<'PY' && ok "history across two --db: 8 points per series, labelled ID@N" || not_ok "history across two --db JSON" "$(head -c 2000 "$SCRATCH/hbd.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["series"]:
+    assert [p["label"] for p in s["points"]] == \
+        ["1@1", "2@1", "3@1", "4@1", "1@2", "2@2", "3@2", "4@2"], s["points"]
+PY
+# B's runs are A's too (the same global ids): each counts once.
+"$FSLAB" history --db "$A" --db "$B" --format json >"$SCRATCH/hab.json" 2>&1 &&
+python3 - "$SCRATCH/hab.json" <<'PY' && ok "history across two --db: a run in both counts once" || not_ok "history: a run in both stores" "$(head -c 2000 "$SCRATCH/hab.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["series"]:
+    assert [p["label"] for p in s["points"]] == ["%d@1" % i for i in range(1, 9)], s["points"]
+PY
+"$FSLAB" history --db "$B" --db "$D" "tag=night[1-6]" --format json >"$SCRATCH/hsel.json" 2>&1 &&
+	[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["series"][0]["points"]))' "$SCRATCH/hsel.json")" = 6 ] &&
+	ok "history across two --db: a selector spans both" ||
+	not_ok "history: a selector across two --db" "$(head -c 1000 "$SCRATCH/hsel.json")"
+"$FSLAB" history --db "$B" --db "$D" 2@2 4@1 --format json >"$SCRATCH/hid.json" 2>&1 &&
+	[ "$(python3 -c 'import json,sys; print(" ".join(p["label"] for p in json.load(open(sys.argv[1]))["series"][0]["points"]))' "$SCRATCH/hid.json")" = "4@1 2@2" ] &&
+	ok "history across two --db: ID@N" || not_ok "history: ID@N" "$(head -c 1000 "$SCRATCH/hid.json")"
+"$FSLAB" report --db "$B" --db "$D" --history -o "$SCRATCH/trend2.html" >/dev/null 2>&1 &&
+	grep -q '<li>between run 4@1 and run 1@2: .*mount options: ' "$SCRATCH/trend2.html" &&
+	ok "report --history across two --db: points ID@N, the change point and its cause" ||
+	not_ok "report --history across two --db" "$(grep '<li>' "$SCRATCH/trend2.html" 2>&1 | head)"
+check_exit "history across two --db: a bare run id exits 1" 1 "$FSLAB" history --db "$B" --db "$D" 3
+check_exit "history across two --db: a selector matching in neither exits 1" 1 \
+	"$FSLAB" history --db "$B" --db "$D" kernel=0.0.0-none
+
 # ---- refusals: nothing imported ----
 C=$SCRATCH/c.db
 gzip -dc "$E" >"$SCRATCH/e.json"
 head -c 4000 "$SCRATCH/e.json" >"$SCRATCH/trunc.json"
 head -c 2000 "$E" >"$SCRATCH/trunc.json.gz"
-python3 - "$SCRATCH/e.json" "$SCRATCH/tamper.json" "$SCRATCH/newer.json" <<'PY'
+# Version 1 is the first format: there is nothing older to upgrade, and
+# a version below it was never written (the upgrade path refuses it).
+python3 - "$SCRATCH/e.json" "$SCRATCH/tamper.json" "$SCRATCH/newer.json" "$SCRATCH/older.json" <<'PY'
 import re, sys
 s = open(sys.argv[1]).read()
 t = re.sub(r'"wall_ns": (\d+)', lambda m: '"wall_ns": %d' % (int(m.group(1)) + 1), s, count=1)
 assert t != s
 open(sys.argv[2], "w").write(t)
 open(sys.argv[3], "w").write(s.replace('"format_version": 1', '"format_version": 99'))
+open(sys.argv[4], "w").write(s.replace('"format_version": 1', '"format_version": 0'))
 PY
-for f in trunc.json trunc.json.gz tamper.json newer.json; do
+for f in trunc.json trunc.json.gz tamper.json newer.json older.json; do
 	out=$("$FSLAB" import --db "$C" "$SCRATCH/e.json" "$SCRATCH/$f" 2>&1)
 	rc=$?
 	n=$(sqlite3 "$C" 'select count(*) from runs' 2>/dev/null || echo 0)
