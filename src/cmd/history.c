@@ -14,6 +14,7 @@
 #include "output/history.h"
 #include "store/store.h"
 #include "util/util.h"
+#include "workloads/registry.h"
 
 struct history_args {
 	struct cmdopt_store store;
@@ -186,6 +187,7 @@ int cmd_history(int argc, char **argv)
 			history_release(&h);
 			goto out;
 		}
+		wl_canonical_options(r);
 		history_add_run(&h, r);
 		run_rec_free(r);
 	}

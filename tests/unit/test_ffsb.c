@@ -218,7 +218,8 @@ static void test_bad_profiles(void **state)
 	expect_bad("[threadgroup]\nnum_threads = many\n[end]\n",
 		   "bad.ffsb:8: 'many' is not a number for 'num_threads'");
 	expect_bad("[threadgroup]\nnum_threads = 1\nread_random = 2\n[end]\n",
-		   "bad.ffsb:9: '2' for 'read_random' is not 0 or 1");
+		   "bad.ffsb:9: '2' for 'read_random' is not a boolean "
+		   "(0 or 1 as FFSB writes it, or no or yes)");
 	expect_bad("[threadgroup]\nnum_threads =\n[end]\n",
 		   "bad.ffsb:8: missing value for 'num_threads'");
 	expect_bad("[threadgroup]\nnum_threads = 1 2\n[end]\n",

@@ -48,9 +48,8 @@ static const struct opt ffsb_opt_table[] = {
 	{ "time", OPT_INT, OFF(time), "0",
 	  "seconds of the timed run (0: the profile's 'time')", 0,
 	  100000000, NULL },
-	{ "seed", OPT_INT, OFF(seed), "-1",
-	  "seed of the op and size draws (-1: the run's --seed)", -1,
-	  LLONG_MAX, NULL },
+	{ "seed", OPT_SEED, OFF(seed), OPT_SEED_DEFAULT,
+	  "seed of the op and size draws", 0, 0, NULL },
 	OPT_END,
 };
 
@@ -535,7 +534,7 @@ static int ffsb_run_fn(struct wl_ctx *ctx, const void *vopts)
 	for (size_t i = 0; i < r->p.nr_notices; i++)
 		fprintf(ctx->progress, "ffsb: %s\n", r->p.notices[i]);
 	r->time_s = o->time ? (unsigned)o->time : r->p.time;
-	r->seed = o->seed >= 0 ? (uint64_t)o->seed : ctx->seed;
+	r->seed = opt_seed(o->seed, ctx->seed);
 	r->oflags = r->p.directio ? O_DIRECT : 0;
 	r->verify = ctx->verify;
 	atomic_init(&r->stop, false);
