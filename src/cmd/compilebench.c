@@ -86,13 +86,12 @@ static int set_opt(const struct run_workload *w, const char *key,
 
 static int fill_workload(const struct cli *c, struct run_workload *w)
 {
-	char err[256], num[32], seed[32], buf[32];
+	char err[256], num[32], buf[32];
 
 	if (run_workload_parse("compilebench", w, err, sizeof(err)) < 0) {
 		cmdopt_usage_error(&cmd_compilebench_opts, "%s", err);
 		return -1;
 	}
-	snprintf(seed, sizeof(seed), "%" PRIu64, c->seed);
 	snprintf(buf, sizeof(buf), "%" PRIu64, c->buffer_size);
 	snprintf(num, sizeof(num), "%lld", c->initial_dirs);
 	if (set_opt(w, "initial-dirs", num))
@@ -104,8 +103,7 @@ static int fill_workload(const struct cli *c, struct run_workload *w)
 	    set_opt(w, "makej", c->makej ? "yes" : "no") ||
 	    set_opt(w, "no-sync", c->no_sync ? "yes" : "no") ||
 	    (c->data && set_opt(w, "data", c->data)) ||
-	    (c->compat && set_opt(w, "compat", c->compat)) ||
-	    set_opt(w, "seed", seed))
+	    (c->compat && set_opt(w, "compat", c->compat)))
 		return -1;
 	if (w->wl->check && w->wl->check(w->opts, err, sizeof(err)) < 0) {
 		cmdopt_usage_error(&cmd_compilebench_opts, "%s", err);
@@ -207,7 +205,8 @@ int cmd_compilebench(int argc, char **argv)
 	cfg.nr_wls = 1;
 	cfg.repeat = 1;
 	cfg.db = c.db;
-	cfg.seed = FSLAB_DEFAULT_SEED;
+	/* the workload's seed is the run's (seed=run), as in fslab run */
+	cfg.seed = c.seed;
 	cfg.cmdline = "fslab compilebench";
 	cfg.plain = true;
 	rc = runner_execute(&cfg);

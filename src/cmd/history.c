@@ -14,6 +14,7 @@
 #include "output/history.h"
 #include "store/store.h"
 #include "util/util.h"
+#include "workloads/registry.h"
 
 struct history_args {
 	struct cmd_dbs dbs;
@@ -226,6 +227,7 @@ static int feed_store(struct history *h, struct store *st, size_t k,
 			run_rec_free(r);
 			continue;
 		}
+		wl_canonical_options(r);
 		history_add_run(h, r);
 		if (nst > 1 && r->uuid) {
 			ALLOC_GROW(*seen, *nseen + 1, *aseen);

@@ -187,7 +187,9 @@ static const struct cmdopt run_table[] = {
 	CMDOPT_STR(0, "tag", struct run_args, cfg.tag, "LABEL",
 		   "label the run for 'fslab show LABEL'"),
 	CMDOPT_UINT64(0, "seed", struct run_args, cfg.seed, "N",
-		      FSLAB_STR(FSLAB_DEFAULT_SEED), "run seed"),
+		      FSLAB_STR(FSLAB_DEFAULT_SEED),
+		      "the run's seed: every workload's seed=run (its "
+		      "default), and the draws of the target order"),
 	CMDOPT_STR(0, "json", struct run_args, cfg.json, "FILE",
 		   "also write the results as JSON ('-' = stdout)"),
 	CMDOPT_ARGS_CB_OPTARG(0, "trace", "PHASE,...", set_trace,

@@ -257,6 +257,8 @@ int cmd_show(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	if (!store_resolve_run(st, arg, &id) && !store_load_run(st, id, &r)) {
+		/* a run stored as cold=0 shows as cold=no, as a new one */
+		wl_canonical_options(r);
 		if (reapplied_model)
 			disk_run_apply(&disk, r);
 		if (!strcmp(format, "json"))

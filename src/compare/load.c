@@ -12,6 +12,7 @@
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/util.h"
+#include "workloads/registry.h"
 
 static bool complete(const struct run_rec *r)
 {
@@ -52,6 +53,8 @@ static int load_ids(struct store *st, const int64_t *ids, size_t n,
 
 		if (store_load_run(st, ids[i], &r))
 			return -1;
+		/* runs stored under older spellings compare as today's */
+		wl_canonical_options(r);
 		cand_add(c, r, db);
 	}
 	return 0;

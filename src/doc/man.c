@@ -402,7 +402,7 @@ static const char *opt_kind(const struct opt *o)
 {
 	switch (o->type) {
 	case OPT_BOOL:
-		return "BOOL";
+		return "yes|no";
 	case OPT_INT:
 		return "N";
 	case OPT_SIZE:
@@ -413,6 +413,8 @@ static const char *opt_kind(const struct opt *o)
 		return NULL;
 	case OPT_DOUBLE:
 		return "NUM";
+	case OPT_SEED:
+		return "N|run";
 	}
 	return "VALUE";
 }
@@ -436,8 +438,10 @@ static void workload_opt(FILE *out, const struct opt *o)
 	fputs("\\fR\n", out);
 	line(out, o->help, strlen(o->help));
 	if (o->def && *o->def) {
+		const char *def = opt_default_text(o);
+
 		fputs("Default: ", out);
-		esc(out, o->def, strlen(o->def), false);
+		esc(out, def, strlen(def), false);
 		fputs(".\n", out);
 	}
 	if ((o->type == OPT_INT || o->type == OPT_DOUBLE) &&
@@ -464,9 +468,11 @@ static void page_workloads(FILE *out)
 	      "\\fINAME\\fR[\\fB:\\fIkey\\fB=\\fIval\\fR,...] runs workload "
 	      "NAME with its options; an option not given has the default "
 	      "below, and an unknown key is an error with a suggestion.  "
-	      "Sizes take k/m/g/t suffixes; booleans take 1/0, yes/no, "
-	      "true/false, on/off.  \\fBfslab list \\-v\\fR prints the "
-	      "same tables.\n", out);
+	      "Sizes take k/m/g/t suffixes; booleans are yes or no (1/0, "
+	      "true/false and on/off are read too); a seed is a number or "
+	      "\\fBrun\\fR, the run's \\fB\\-\\-seed\\fR, every seed's "
+	      "default.  \\fBfslab list \\-v\\fR prints the same tables.\n",
+	      out);
 	for (size_t i = 0; workloads[i]; i++) {
 		const struct workload *wl = workloads[i];
 

@@ -197,7 +197,7 @@ static const struct opt *opt_find(const struct opt *tab, const char *key)
 	return NULL;
 }
 
-static int parse_bool(const char *v, bool *out)
+int opt_parse_bool(const char *v, bool *out)
 {
 	static const char *const yes[] = { "1", "yes", "true", "on", "" };
 	static const char *const no[] = { "0", "no", "false", "off" };
@@ -222,12 +222,32 @@ static int set_one(const struct opt *o, void *dst, const char *val, char *err,
 
 	switch (o->type) {
 	case OPT_BOOL:
-		if (parse_bool(val, (bool *)field) < 0)
+		if (opt_parse_bool(val, (bool *)field) < 0)
 			return fail(err, errlen,
 				    "'%s' is not a boolean for '%s' "
-				    "(use 1/0, yes/no, true/false)",
+				    "(use yes or no)",
 				    val, o->name);
 		return 0;
+	case OPT_SEED: {
+		long long v;
+
+		if (!strcasecmp(val, OPT_SEED_DEFAULT) || !strcmp(val, "-1")) {
+			*(long long *)field = OPT_SEED_RUN;
+			return 0;
+		}
+		for (const struct opt_enum *e = o->values; e && e->name; e++)
+			if (!strcmp(e->name, val)) {
+				*(long long *)field = OPT_SEED_RUN;
+				return 0;
+			}
+		if (parse_int(val, 0, INT64_MAX, &v) < 0)
+			return fail(err, errlen,
+				    "'%s' is not a seed for '%s' (a number "
+				    ">= 0, or run: the run's --seed)",
+				    val, o->name);
+		*(long long *)field = v;
+		return 0;
+	}
 	case OPT_INT: {
 		long long v, min = o->min, max = o->max;
 
@@ -349,7 +369,7 @@ int opt_parse(const struct opt *tab, void *dst, const char *s, char *err,
 	for (size_t i = 0; i < l.nr && !rc; i++) {
 		const struct opt *o = opt_find(tab, l.v[i].key);
 
-		/* A bare "flag" means flag=1 for booleans only. */
+		/* A bare "flag" means flag=yes for booleans only. */
 		if (o && !l.v[i].has_val && o->type != OPT_BOOL) {
 			rc = fail(err, errlen, "option '%s' needs a value",
 				  l.v[i].key);
@@ -395,7 +415,14 @@ char *opt_format(const struct opt *tab, const void *dst)
 
 		switch (o->type) {
 		case OPT_BOOL:
-			v = *(const bool *)field ? "1" : "0";
+			v = *(const bool *)field ? "yes" : "no";
+			break;
+		case OPT_SEED:
+			if (*(const long long *)field == OPT_SEED_RUN)
+				v = OPT_SEED_DEFAULT;
+			else
+				snprintf(tmp, sizeof(tmp), "%lld",
+					 *(const long long *)field);
 			break;
 		case OPT_INT:
 			snprintf(tmp, sizeof(tmp), "%lld",
@@ -435,17 +462,55 @@ static const char *type_name(enum opt_type t)
 	case OPT_STRING: return "string";
 	case OPT_ENUM: return "enum";
 	case OPT_DOUBLE: return "number";
+	case OPT_SEED: return "seed";
 	}
 	return "?";
+}
+
+const char *opt_default_text(const struct opt *o)
+{
+	if (o->type == OPT_SEED && o->def &&
+	    !strcmp(o->def, OPT_SEED_DEFAULT))
+		return "run (the run's --seed)";
+	return o->def && *o->def ? o->def : "(none)";
+}
+
+char *opt_canonical(const struct opt *tab, size_t size, const char *stored,
+		    const uint64_t *run_seed)
+{
+	void *o = xcalloc(1, size ? size : 1);
+	char err[256], *s = NULL;
+
+	opt_defaults(tab, o);
+	if (!opt_parse(tab, o, stored ? stored : "", err, sizeof(err))) {
+		for (const struct opt *r = tab; run_seed && r->name; r++) {
+			long long *v = (long long *)((char *)o + r->off);
+
+			if (r->type == OPT_SEED && *v != OPT_SEED_RUN &&
+			    (uint64_t)*v == *run_seed)
+				*v = OPT_SEED_RUN;
+		}
+		s = opt_format(tab, o);
+	}
+	opt_release(tab, o);
+	free(o);
+	return s;
 }
 
 void opt_help(FILE *out, const struct opt *tab, const char *indent)
 {
 	for (const struct opt *o = tab; o && o->name; o++) {
-		fprintf(out, "%s%-16s %-6s default %-10s %s\n", indent,
+		bool run_seed = o->type == OPT_SEED && o->def &&
+				!strcmp(o->def, OPT_SEED_DEFAULT);
+
+		fprintf(out, "%s%-16s %-6s default %-10s %s%s\n", indent,
 			o->name, type_name(o->type),
-			o->def && *o->def ? o->def : "(none)", o->help);
-		for (const struct opt_enum *e = o->values; e && e->name; e++)
+			run_seed ? o->def : opt_default_text(o), o->help,
+			run_seed ? " (run: the run's --seed)" : "");
+		/* a seed's values are old spellings, not choices */
+		for (const struct opt_enum *e = o->type == OPT_ENUM ?
+						o->values : NULL;
+		     e && e->name; e++)
 			fprintf(out, "%s%16s   %-10s %s\n", indent, "", e->name,
 				e->help ? e->help : "");
 	}

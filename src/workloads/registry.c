@@ -7,8 +7,10 @@
 #include "workloads/registry.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "result.h"
 #include "util/suggest.h"
 
 const struct workload *const workloads[] = {
@@ -50,6 +52,25 @@ const char *wl_suggest(const char *name)
 	for (size_t i = 0; workloads[i]; i++)
 		suggest_add(&s, workloads[i]->name);
 	return suggest_result(&s);
+}
+
+void wl_canonical_options(struct run_rec *r)
+{
+	for (size_t i = 0; i < r->nr_wlruns; i++) {
+		struct wlrun_rec *w = &r->wlruns[i];
+		const struct workload *wl = w->workload ? wl_find(w->workload)
+							: NULL;
+		char *s;
+
+		if (!wl || !wl->opts || !w->options)
+			continue;
+		s = opt_canonical(wl->opts, wl->opts_size, w->options,
+				  &r->seed);
+		if (s) {
+			free(w->options);
+			w->options = s;
+		}
+	}
 }
 
 void wl_print_verify_support(FILE *out)

@@ -25,6 +25,17 @@ const struct workload *wl_find(const char *name);
 const char *wl_suggest(const char *name);
 
 /*
+ * Every workload run's stored options of r in today's canonical form
+ * (opt_canonical): yes/no booleans, hyphenated keys, "run" for a seed
+ * that is the run's, options added since at their defaults; so runs
+ * stored under older spellings show and compare as today's.  A workload
+ * fslab no longer knows, or options that no longer parse, stay as they
+ * are.  For what reads runs to show or compare them, never to export.
+ */
+struct run_rec;
+void wl_canonical_options(struct run_rec *r);
+
+/*
  * Which workloads --verify checks, ignores and refuses (and why), from
  * their flags, as a paragraph (blank line first) for a --help text.
  */

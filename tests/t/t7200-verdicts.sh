@@ -177,6 +177,22 @@ rc=$?
 	not_ok "--allow-option-mismatch compares and names the difference" "exit $rc" "$out"
 check_exit "report refuses them too" 2 "$FSLAB" report t1 t3 --db "$DB" -o "$SCRATCH/x.html"
 
+# ---- old spellings are the same options (README "Conventions") ----
+# t2's runs stored as an older fslab wrote them (cold=1, shared=0,
+# wearout=true, metadata's seed=0 for the run's): they still compare
+# with t1's as one configuration, and show as today's.
+sqlite3 "$DB" "update wlruns set options = replace(replace(replace(replace(options, 'cold=yes', 'cold=1'), 'shared=no', 'shared=0'), 'wearout=yes', 'wearout=true'), 'seed=run', 'seed=0') where workload = 'metadata' and run_id in (select id from runs where tag = 't2')"
+old=$(sqlite3 "$DB" "select count(*) from wlruns w join runs r on w.run_id = r.id where r.tag = 't2' and w.options like '%shared=0%cold=1,seed=0%wearout=true%'")
+out=$("$FSLAB" compare t1 t2 --db "$DB" 2>&1)
+rc=$?
+[ "$old" -gt 0 ] && [ $rc -ne 2 ] && ! grep -q "differs: workload options" <<<"$out" &&
+	! grep -q "allow-option-mismatch" <<<"$out" &&
+	ok "runs stored as cold=1,shared=0,seed=0 compare with cold=yes,shared=no,seed=run" ||
+	not_ok "runs stored as cold=1,shared=0,seed=0 compare with cold=yes,shared=no,seed=run" "$old old rows, exit $rc" "$out"
+"$FSLAB" show t2 --db "$DB" 2>&1 | grep -q '^workload metadata: .*shared=no.*cold=yes,seed=run.*wearout=yes' &&
+	ok "show prints old spellings as yes/no and seed=run" ||
+	not_ok "show prints old spellings as yes/no and seed=run" "$("$FSLAB" show t2 --db "$DB" 2>&1 | grep '^workload')"
+
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
 	not_ok "no mount or loop device left" "$(grep "$SCRATCH" /proc/mounts)"
 finish

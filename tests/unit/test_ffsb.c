@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -218,7 +219,8 @@ static void test_bad_profiles(void **state)
 	expect_bad("[threadgroup]\nnum_threads = many\n[end]\n",
 		   "bad.ffsb:8: 'many' is not a number for 'num_threads'");
 	expect_bad("[threadgroup]\nnum_threads = 1\nread_random = 2\n[end]\n",
-		   "bad.ffsb:9: '2' for 'read_random' is not 0 or 1");
+		   "bad.ffsb:9: '2' for 'read_random' is not a boolean "
+		   "(0 or 1 as FFSB writes it, or no or yes)");
 	expect_bad("[threadgroup]\nnum_threads =\n[end]\n",
 		   "bad.ffsb:8: missing value for 'num_threads'");
 	expect_bad("[threadgroup]\nnum_threads = 1 2\n[end]\n",
@@ -376,6 +378,46 @@ static void test_seed(void **state)
 	ffsb_profile_release(&p);
 }
 
+/*
+ * The fill pre-flight's arithmetic, speed-free: the built-in profile (one
+ * thread, creates of 4k..64k with fsync, mean 34 KiB) whose create took
+ * 10 ms grows at most 3.4 MB/s and fills 1 GB of room in about 287 s,
+ * before the 300 s are up; 2 GB it does not.  A create/delete balance
+ * does not grow; appends count write_size, op_delay slows an op.
+ */
+static void test_fill_estimate(void **state)
+{
+	struct ffsb_profile p;
+	char err[256];
+	double mean = (4096.0 + 65536.0) / 2, rate;
+	(void)state;
+
+	assert_int_equal(ffsb_profile_parse(ffsb_builtin_profile, "b", &p,
+					    err, sizeof(err)), 0);
+	assert_true(ffsb_fs_mean_size(&p.fs[0]) == mean);
+	rate = ffsb_growth_bound(&p, 0.010, 0);
+	assert_true(rate > mean / 0.010 * 0.999999 &&
+		    rate < mean / 0.010 * 1.000001);
+	assert_true(ffsb_fill_seconds(rate, 1e9) < p.time);
+	assert_true(ffsb_fill_seconds(rate, 2e9) > p.time);
+	assert_true(ffsb_fill_seconds(rate, -5) == 0);
+	assert_true(isinf(ffsb_fill_seconds(0, 1e9)));
+	/* two threads, half the ops deletes: nothing grows */
+	p.tg[0].num_threads = 2;
+	p.tg[0].weight[FFSB_OP_DELETE] = 1;
+	assert_true(ffsb_growth_bound(&p, 0.010, 0) == 0);
+	/* appends of 8 KiB at 1 ms plus a 1 ms op_delay: 2 x 8k / 2 ms */
+	p.tg[0].weight[FFSB_OP_DELETE] = 0;
+	p.tg[0].weight[FFSB_OP_CREATE_FSYNC] = 0;
+	p.tg[0].weight[FFSB_OP_APPEND] = 1;
+	p.tg[0].write_size = 8192;
+	p.tg[0].op_delay = 1;
+	rate = ffsb_growth_bound(&p, 0.010, 0.001);
+	assert_true(rate > 2 * 8192 / 0.002 * 0.999999 &&
+		    rate < 2 * 8192 / 0.002 * 1.000001);
+	ffsb_profile_release(&p);
+}
+
 static void test_op_names(void **state)
 {
 	(void)state;
@@ -430,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_bad_fs),
 		cmocka_unit_test(test_transactions),
 		cmocka_unit_test(test_seed),
+		cmocka_unit_test(test_fill_estimate),
 		cmocka_unit_test(test_op_names),
 		cmocka_unit_test(test_check),
 	};

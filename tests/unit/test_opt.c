@@ -19,10 +19,16 @@ struct topts {
 	int mode;
 	double frac;
 	uint64_t bufsize, byte_io;
+	long long seed;
 };
 
 static const struct opt_enum modes[] = {
 	{ "fast", 1, "quick" }, { "slow", 2, "careful" }, { NULL, 0, NULL },
+};
+
+/* a workload whose seed=0 once meant the run's --seed */
+static const struct opt_enum seed_old[] = {
+	{ "0", 0, "old spelling of run" }, { NULL, 0, NULL },
 };
 
 static const struct opt tab[] = {
@@ -30,7 +36,7 @@ static const struct opt tab[] = {
 	  1, 1000, NULL },
 	{ "size", OPT_SIZE, offsetof(struct topts, size), "8G", "bytes", 0, 0,
 	  NULL },
-	{ "sync", OPT_BOOL, offsetof(struct topts, sync), "1", "sync", 0, 0,
+	{ "sync", OPT_BOOL, offsetof(struct topts, sync), "yes", "sync", 0, 0,
 	  NULL },
 	{ "name", OPT_STRING, offsetof(struct topts, name), "", "label", 0, 0,
 	  NULL },
@@ -42,6 +48,8 @@ static const struct opt tab[] = {
 	  0, 0, NULL },
 	{ "byte_io", OPT_SIZE, offsetof(struct topts, byte_io), "1k", "io",
 	  0, 0, NULL },
+	{ "seed", OPT_SEED, offsetof(struct topts, seed), OPT_SEED_DEFAULT,
+	  "draws", 0, 0, seed_old },
 	OPT_END,
 };
 
@@ -191,6 +199,111 @@ static void test_format_roundtrip(void **state)
 	opt_release(tab, &b);
 }
 
+/* One boolean rule: written yes/no, the old spellings read. */
+static void test_bool_spellings(void **state)
+{
+	static const struct {
+		const char *in;
+		bool want;
+	} cases[] = {
+		{ "yes", true }, { "no", false }, { "1", true }, { "0", false },
+		{ "true", true }, { "false", false }, { "on", true },
+		{ "off", false }, { "YES", true }, { "No", false },
+		{ "", true }, /* a bare key */
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct topts o;
+		char err[256], in[32], *s;
+
+		opt_defaults(tab, &o);
+		o.sync = !cases[i].want;
+		snprintf(in, sizeof(in), "sync=%s", cases[i].in);
+		assert_int_equal(opt_parse(tab, &o, in, err, sizeof(err)), 0);
+		assert_int_equal(o.sync, cases[i].want);
+		s = opt_format(tab, &o);
+		assert_non_null(strstr(s, cases[i].want ? ",sync=yes,"
+							 : ",sync=no,"));
+		free(s);
+		opt_release(tab, &o);
+	}
+}
+
+/* One seed rule: "run" (the run's --seed) by default, a number >= 0,
+ * and the old spellings of "run" (-1; the row's own, here 0). */
+static void test_seed(void **state)
+{
+	static const struct {
+		const char *in;
+		long long want;
+	} cases[] = {
+		{ "run", OPT_SEED_RUN }, { "RUN", OPT_SEED_RUN },
+		{ "-1", OPT_SEED_RUN }, { "0", OPT_SEED_RUN }, { "7", 7 },
+		{ "555", 555 },
+	};
+	struct topts o;
+	char err[256], *s;
+	(void)state;
+
+	opt_defaults(tab, &o);
+	assert_int_equal(o.seed, OPT_SEED_RUN);
+	assert_int_equal(opt_seed(o.seed, 555), 555);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char in[32];
+
+		snprintf(in, sizeof(in), "seed=%s", cases[i].in);
+		assert_int_equal(opt_parse(tab, &o, in, err, sizeof(err)), 0);
+		assert_int_equal(o.seed, cases[i].want);
+	}
+	assert_int_equal(opt_seed(o.seed, 1), 555);
+	s = opt_format(tab, &o);
+	assert_non_null(strstr(s, ",seed=555"));
+	free(s);
+	o.seed = OPT_SEED_RUN;
+	s = opt_format(tab, &o);
+	assert_non_null(strstr(s, ",seed=run"));
+	free(s);
+	assert_int_equal(opt_parse(tab, &o, "seed=-2", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a seed"));
+	assert_string_equal(opt_default_text(&tab[8]),
+			    "run (the run's --seed)");
+	assert_string_equal(opt_default_text(&tab[0]), "30");
+	opt_release(tab, &o);
+}
+
+/*
+ * Stored option strings in old spellings read as today's: what compare
+ * matches runs by, so cold=0 and cold=no are one configuration.
+ */
+static void test_canonical(void **state)
+{
+	const uint64_t run_seed = 555;
+	char *a, *b, *c;
+	(void)state;
+
+	a = opt_canonical(tab, sizeof(struct topts),
+			  "sync=0,byte_io=2k,seed=-1", NULL);
+	b = opt_canonical(tab, sizeof(struct topts),
+			  "sync=no,byte-io=2k,seed=run", NULL);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "sync=no"));
+	free(a);
+	/* a literal seed that is the run's draws what "run" draws */
+	a = opt_canonical(tab, sizeof(struct topts),
+			  "sync=off,byte_io=2k,seed=555", &run_seed);
+	assert_string_equal(a, b);
+	c = opt_canonical(tab, sizeof(struct topts),
+			  "sync=off,byte_io=2k,seed=556", &run_seed);
+	assert_string_not_equal(c, b);
+	free(a);
+	free(b);
+	free(c);
+	/* an option since removed: left to compare as it is */
+	assert_null(opt_canonical(tab, sizeof(struct topts), "gone=1", NULL));
+}
+
 static void test_distance(void **state)
 {
 	(void)state;
@@ -248,6 +361,9 @@ int main(void)
 		cmocka_unit_test(test_key_spellings),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_format_roundtrip),
+		cmocka_unit_test(test_bool_spellings),
+		cmocka_unit_test(test_seed),
+		cmocka_unit_test(test_canonical),
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_util_parsers),
 	};

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "result.h"
+#include "util/util.h"
 #include "runner.h"
 #include "workloads/registry.h"
 
@@ -172,6 +173,143 @@ static void test_defaults_roundtrip(void **state)
 	}
 }
 
+/*
+ * One convention for every workload's options (README "Conventions"):
+ * keys are lowercase words joined by '-' (the old '_' spellings are
+ * aliases, never a table's name); a boolean's default is yes or no and
+ * its old spellings read the same; every seed is OPT_SEED with the one
+ * default, "run" (the run's --seed), and nothing else is called seed.
+ */
+static void test_conventions(void **state)
+{
+	static const char *const old_bool[][2] = {
+		{ "1", "yes" }, { "0", "no" }, { "true", "yes" },
+		{ "false", "no" }, { "on", "yes" }, { "off", "no" },
+	};
+
+	(void)state;
+	for (size_t i = 0; workloads[i]; i++) {
+		const struct workload *wl = workloads[i];
+
+		for (const struct opt *o = wl->opts; o && o->name; o++) {
+			bool is_seed = strstr(o->name, "seed") != NULL;
+
+			for (const char *c = o->name; *c; c++)
+				if (!((*c >= 'a' && *c <= 'z') ||
+				      (*c >= '0' && *c <= '9') ||
+				      (*c == '-' && c != o->name && c[1])))
+					fail_msg("%s: option key '%s' is not "
+						 "words joined by '-'",
+						 wl->name, o->name);
+			if (o->type == OPT_BOOL &&
+			    (!o->def || (strcmp(o->def, "yes") &&
+					 strcmp(o->def, "no"))))
+				fail_msg("%s: boolean '%s' defaults to '%s', "
+					 "not yes or no", wl->name, o->name,
+					 o->def ? o->def : "(null)");
+			if (is_seed != (o->type == OPT_SEED))
+				fail_msg("%s: '%s' is %sa seed (OPT_SEED)",
+					 wl->name, o->name,
+					 is_seed ? "not " : "");
+			if (o->type == OPT_SEED &&
+			    (!o->def || strcmp(o->def, OPT_SEED_DEFAULT) ||
+			     strcmp(opt_default_text(o),
+				    "run (the run's --seed)")))
+				fail_msg("%s: seed '%s' defaults to '%s', not "
+					 "the run's --seed", wl->name,
+					 o->name, o->def ? o->def : "(null)");
+		}
+		/* the old spellings of a boolean store as today's */
+		for (const struct opt *o = wl->opts; o && o->name; o++) {
+			char *want, *got, old[64], now[64];
+
+			if (o->type != OPT_BOOL)
+				continue;
+			for (size_t k = 0; k < ARRAY_SIZE(old_bool); k++) {
+				snprintf(old, sizeof(old), "%s=%s", o->name,
+					 old_bool[k][0]);
+				snprintf(now, sizeof(now), "%s=%s", o->name,
+					 old_bool[k][1]);
+				got = opt_canonical(wl->opts, wl->opts_size,
+						    old, NULL);
+				want = opt_canonical(wl->opts, wl->opts_size,
+						     now, NULL);
+				assert_non_null(got);
+				assert_non_null(want);
+				assert_string_equal(got, want);
+				assert_non_null(strstr(got, now));
+				free(got);
+				free(want);
+			}
+		}
+		/* the seed: "-1" was bonnie's and ffsb's spelling of run */
+		for (const struct opt *o = wl->opts; o && o->name; o++) {
+			char *got, *want, old[64], now[64];
+
+			if (o->type != OPT_SEED)
+				continue;
+			snprintf(old, sizeof(old), "%s=-1", o->name);
+			snprintf(now, sizeof(now), "%s=run", o->name);
+			got = opt_canonical(wl->opts, wl->opts_size, old, NULL);
+			want = opt_canonical(wl->opts, wl->opts_size, "",
+					     NULL);
+			assert_non_null(got);
+			assert_string_equal(got, want);
+			assert_non_null(strstr(got, now));
+			free(got);
+			free(want);
+		}
+	}
+}
+
+/*
+ * A stored run reads as today's: cold=0 is cold=no, byte_io is byte-io,
+ * seed=-1 is seed=run, and compilebench's old default seed=555 under
+ * the default --seed 555 is seed=run too; so compare matches old runs
+ * with new ones instead of refusing an option mismatch.
+ */
+static void test_canonical_stored(void **state)
+{
+	static const struct {
+		const char *wl, *old, *now;
+	} cases[] = {
+		{ "bonnie", "size=8M,ram=0,byte_io=64k,direct=0,cold=1,seed=-1",
+		  "size=8M,ram=0,byte-io=64k,direct=no,cold=yes,seed=run" },
+		{ "frag", "sync=1,xdev=1,io_uring=0",
+		  "sync=yes,xdev=yes,io-uring=no" },
+		{ "compilebench", "initial-dirs=2,runs=10,seed=555",
+		  "initial-dirs=2,runs=10" },
+		{ "metadata", "files=100,cold=0,seed=0",
+		  "files=100,cold=no,seed=run" },
+		{ "distribute", "files=10,seed=0", "files=10" },
+		{ "ffsb", "time=3,seed=-1", "time=3" },
+		{ "tree", "keep=1,verify=0,bufsize=4k",
+		  "keep=yes,verify=no,buffer-size=4k" },
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct run_rec r = { .seed = 555 };
+		struct wlrun_rec w = { 0 };
+		char *want;
+
+		w.workload = xstrdup(cases[i].wl);
+		w.options = xstrdup(cases[i].old);
+		r.wlruns = &w;
+		r.nr_wlruns = 1;
+		wl_canonical_options(&r);
+		want = opt_canonical(wl_find(cases[i].wl)->opts,
+				     wl_find(cases[i].wl)->opts_size,
+				     cases[i].now, NULL);
+		assert_non_null(want);
+		if (strcmp(w.options, want))
+			fail_msg("%s: '%s' read as '%s', want '%s'",
+				 cases[i].wl, cases[i].old, w.options, want);
+		free(want);
+		free(w.workload);
+		free(w.options);
+	}
+}
+
 static void test_workload_spec(void **state)
 {
 	struct run_workload w;
@@ -242,6 +380,8 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_key_metric_phases),
 		cmocka_unit_test(test_defaults_roundtrip),
+		cmocka_unit_test(test_conventions),
+		cmocka_unit_test(test_canonical_stored),
 		cmocka_unit_test(test_workload_spec),
 		cmocka_unit_test(test_flags),
 	};

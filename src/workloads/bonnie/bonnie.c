@@ -37,7 +37,7 @@
 
 static const struct opt_enum perchar_values[] = {
 	{ "write", BON_PERCHAR_SYSCALL, "one write(2)/read(2) per byte over "
-	  "byte_io (bonnie++ >= 1.92)" },
+	  "byte-io (bonnie++ >= 1.92)" },
 	{ "stdio", BON_PERCHAR_STDIO, "putc/getc over the whole file "
 	  "(bonnie++ 1.0x)" },
 	{ "none", BON_PERCHAR_NONE, "skip the per-char tests (bonnie++ -f)" },
@@ -64,7 +64,7 @@ const struct opt bon_opt_table[] = {
 	{ "ram", OPT_STRING, OFF(ram), "auto",
 	  "RAM the size must be twice of (auto: this machine; 0: no check)",
 	  0, 0, NULL },
-	{ "byte_io", OPT_SIZE, OFF(byte_io), "3M",
+	{ "byte-io", OPT_SIZE, OFF(byte_io), "3M",
 	  "bytes the per-char tests move with perchar=write", 0, 0, NULL },
 	{ "perchar", OPT_ENUM, OFF(perchar), "auto",
 	  "meaning of the per-char tests", 0, 0, perchar_values },
@@ -75,9 +75,9 @@ const struct opt bon_opt_table[] = {
 	{ "files", OPT_STRING, OFF(files), "16",
 	  "file tests N[:max[:min[:dirs[:chunk]]]], N x 1024 files "
 	  "(0: none)", 0, 0, NULL },
-	{ "direct", OPT_BOOL, OFF(direct), "0",
+	{ "direct", OPT_BOOL, OFF(direct), "no",
 	  "O_DIRECT for the block, rewrite and seek tests", 0, 0, NULL },
-	{ "cold", OPT_BOOL, OFF(cold), "0",
+	{ "cold", OPT_BOOL, OFF(cold), "no",
 	  "drop caches between tests (bonnie++ never does)", 0, 0, NULL },
 	{ "machine", OPT_STRING, OFF(machine), "",
 	  "row name in the table and CSV (empty: the target's name)",
@@ -85,9 +85,8 @@ const struct opt bon_opt_table[] = {
 	{ "format", OPT_ENUM, OFF(format), "2.00a",
 	  "bonnie++ version whose table and CSV are printed", 0, 0,
 	  format_values },
-	{ "seed", OPT_INT, OFF(seed), "-1",
-	  "seed for seeks, names and sizes (-1: the run seed)",
-	  -1, LLONG_MAX, NULL },
+	{ "seed", OPT_SEED, OFF(seed), OPT_SEED_DEFAULT,
+	  "seed for seeks, names and sizes", 0, 0, NULL },
 	{ "reorder", OPT_INT, OFF(reorder), "0",
 	  "MPI cache defeat (IOR -C): getc and block read read the file "
 	  "of rank r+K (mod ranks)", 0, 1000000, NULL },
@@ -136,7 +135,7 @@ static int bon_run_fn(struct wl_ctx *ctx, const void *vopts)
 	if (bon_parse_files(o->files, &r.files, err, sizeof(err)))
 		return error("%s", err);
 	r.size = bon_effective_size(o, bon_system_ram());
-	r.seed = o->seed >= 0 ? (uint64_t)o->seed : ctx->seed;
+	r.seed = opt_seed(o->seed, ctx->seed);
 	r.stdio = bon_perchar_of(o) == BON_PERCHAR_STDIO;
 	r.path = xasprintf("%s/Bonnie.%d", ctx->dir, (int)getpid());
 	r.verify = ctx->verify;

@@ -187,7 +187,7 @@ int bon_check_opts(const struct bon_opts *o, uint64_t sysram, char *err,
 	}
 	if (o->perchar != BON_PERCHAR_NONE &&
 	    (o->byte_io < 1 || o->byte_io > size)) {
-		snprintf(err, errlen, "byte_io must be between 1 and the "
+		snprintf(err, errlen, "byte-io must be between 1 and the "
 			 "size, not %llu", (unsigned long long)o->byte_io);
 		return -1;
 	}

@@ -162,7 +162,7 @@ static void print_table(FILE *out, struct table_rows *t, int format)
 			" where the row's CSV says so" : "");
 	if (t->stdio_mask & 1)
 		fprintf(out, "Per Chr: one write(2)/read(2) per byte over "
-			"byte_io (bonnie++ >= 1.92)%s\n", t->stdio_mask & 2 ?
+			"byte-io (bonnie++ >= 1.92)%s\n", t->stdio_mask & 2 ?
 			" for the other rows" : "");
 	for (size_t i = 0; i < t->nr; i++) {
 		fprintf(out, "%s\n", t->rows[i]);

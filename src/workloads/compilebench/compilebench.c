@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "model/treemodel.h"
-#include "util/defaults.h"
 #include "util/util.h"
 #include "util/verify.h"
 
@@ -59,8 +58,8 @@ static const struct opt cb_opt_table[] = {
 	  fill_values },
 	{ "compat", OPT_ENUM, OFF(compat), "py3", "compilebench flavour",
 	  0, 0, compat_values },
-	{ "seed", OPT_INT, OFF(seed), FSLAB_STR(FSLAB_DEFAULT_SEED),
-	  "random.Random() seed", 0, LLONG_MAX, NULL },
+	{ "seed", OPT_SEED, OFF(seed), OPT_SEED_DEFAULT,
+	  "random.Random() seed", 0, 0, NULL },
 	OPT_END,
 };
 
@@ -311,7 +310,7 @@ static int cb_run_fn(struct wl_ctx *ctx, const void *vopts)
 	struct cb_params par = {
 		.initial_dirs = (int)o->initial_dirs, .runs = (int)o->runs,
 		.makej = o->makej, .compat = (enum cb_compat)o->compat,
-		.seed = (uint64_t)o->seed,
+		.seed = opt_seed(o->seed, ctx->seed),
 	};
 	struct cb_run r = { .ctx = ctx, .o = o };
 	struct cb_action a;
@@ -336,7 +335,7 @@ static int cb_run_fn(struct wl_ctx *ctx, const void *vopts)
 	r.bufsize = (size_t)o->buffer_size;
 	r.buf = xmalloc(r.bufsize);
 	if (o->data == CB_FILL_RANDOM)
-		fill_random(r.buf, r.bufsize, (uint64_t)o->seed);
+		fill_random(r.buf, r.bufsize, par.seed);
 	else
 		memset(r.buf, 'a', r.bufsize);
 	cb_state_init(&r.st, &par, &r.sets);

@@ -63,6 +63,13 @@ static const struct opt_enum until_values[] = {
 	{ NULL, 0, NULL },
 };
 
+/* seed=0 meant the run's --seed before every seed defaulted to "run";
+ * stored runs and scripts that say so still mean it. */
+static const struct opt_enum seed_was_zero[] = {
+	{ "0", 0, "the old spelling of run" },
+	{ NULL, 0, NULL },
+};
+
 #define OFF(f) offsetof(struct dist_opts, f)
 static const struct opt dist_opt_table[] = {
 	{ "sources", OPT_INT, OFF(sources), "1",
@@ -97,8 +104,8 @@ static const struct opt dist_opt_table[] = {
 	{ "timeout", OPT_INT, OFF(timeout), "600",
 	  "seconds: hard limit on the distribute phase (a failure when "
 	  "not drained by then)", 1, 864000, NULL },
-	{ "seed", OPT_INT, OFF(seed), "0",
-	  "file size draws (0: the run seed)", 0, LLONG_MAX, NULL },
+	{ "seed", OPT_SEED, OFF(seed), OPT_SEED_DEFAULT,
+	  "seed of the file size draws", 0, 0, seed_was_zero },
 	OPT_END,
 };
 
@@ -122,7 +129,7 @@ static void run_init(struct dist_run *r, struct wl_ctx *ctx,
 	r->nsrc = (unsigned)o->sources;
 	r->fanout = (unsigned)o->fanout;
 	r->burst = !o->rate;
-	r->seed = o->seed ? (uint64_t)o->seed : ctx->seed;
+	r->seed = opt_seed(o->seed, ctx->seed);
 	if (dist_parse_size(o->size, &r->min_size, &r->max_size, err,
 			    sizeof(err)))
 		BUG("unchecked size: %s", err);

@@ -48,9 +48,8 @@ static const struct opt ffsb_opt_table[] = {
 	{ "time", OPT_INT, OFF(time), "0",
 	  "seconds of the timed run (0: the profile's 'time')", 0,
 	  100000000, NULL },
-	{ "seed", OPT_INT, OFF(seed), "-1",
-	  "seed of the op and size draws (-1: the run's --seed)", -1,
-	  LLONG_MAX, NULL },
+	{ "seed", OPT_SEED, OFF(seed), OPT_SEED_DEFAULT,
+	  "seed of the op and size draws", 0, 0, NULL },
 	OPT_END,
 };
 
@@ -415,40 +414,146 @@ static void record_run(struct ffsb_run *r, struct phase *ph,
 
 /*
  * While the workers run: every 20 ms, stop them when the target reaches
- * FFSB_FULLNESS_BOUND_PCT; once, a second in, warn when the rate so far
- * would reach the bound before the run's time is up.
+ * FFSB_FULLNESS_BOUND_PCT (the warning came before, preflight_fill).
  */
-static void watch_fullness(struct ffsb_run *r, uint64_t t0)
+static void watch_fullness(struct ffsb_run *r)
 {
 	const struct timespec tick = { 0, 20 * 1000000L };
-	double start = fullness_pct(r->ctx->dir);
-	bool warned = false;
 
 	while (atomic_load(&r->done) < r->nr_w) {
 		double f = fullness_pct(r->ctx->dir);
-		double el = ns_s(now_ns() - t0);
 
 		if (f >= FFSB_FULLNESS_BOUND_PCT && !atomic_load(&r->stop)) {
 			r->stopped_full = true;
 			r->fullness_pct = f;
 			atomic_store(&r->stop, true);
 		}
-		if (!warned && el >= 1 && isfinite(f) && isfinite(start) &&
-		    f > start) {
-			double fill_s = (FFSB_FULLNESS_BOUND_PCT - start) /
-					((f - start) / el);
-
-			warned = true;
-			if (fill_s < r->time_s)
-				warning("ffsb: at this rate the target reaches "
-					"%.0f %% full after about %.0f s of the "
-					"%u s run; the run will stop there "
-					"(a larger target, or time=)",
-					FFSB_FULLNESS_BOUND_PCT, fill_s,
-					r->time_s);
-		}
 		nanosleep(&tick, NULL);
 	}
+}
+
+/* Write len bytes of buf in bs-sized writes; 0 or -1 (errno set). */
+static int probe_write(int fd, const char *buf, uint64_t len, uint64_t bs)
+{
+	for (uint64_t left = len; left;) {
+		size_t cur = left < bs ? (size_t)left : (size_t)bs;
+
+		if (write_full(fd, buf, cur))
+			return -1;
+		left -= cur;
+	}
+	return 0;
+}
+
+/*
+ * The timed run's pre-flight: can this profile, at this machine's speed,
+ * fill the target before its time is up?  A probe times, on the target
+ * itself, what grows a file set: creates of the mean file size in the
+ * profile's write blocks and appends of its write_size, fsynced unless a
+ * thread group creates or appends without (the cheaper kind, so the
+ * estimate stays an upper bound), at least 4 and at most 64 of each
+ * within about a quarter second, then removes them.  ffsb_growth_bound()
+ * turns the times into the most the run can grow per second; when that
+ * fills the room below the fullness bound within the run's time, warn
+ * with the figures and what to do.  Only a warning: the bound stops the
+ * run cleanly either way (watch_fullness).
+ */
+#define MIB 1048576.0
+
+/* "61 MiB", or "979.6 GiB" from 1 GiB on; 0 for less than nothing. */
+static const char *mib_text(char *buf, size_t len, double bytes)
+{
+	if (!(bytes > 0))
+		bytes = 0;
+	if (bytes >= 1024 * MIB)
+		snprintf(buf, len, "%.1f GiB", bytes / (1024 * MIB));
+	else
+		snprintf(buf, len, "%.0f MiB", bytes / MIB);
+	return buf;
+}
+
+static void preflight_fill(struct ffsb_run *r)
+{
+	const struct fset *s = &r->sets[0];
+	const uint64_t budget = 250 * 1000000ULL;
+	uint64_t bs = 4096, asize = 0, size, t, t0;
+	double mean = 0, tc = 0, ta = 0, rate, room, used, fill_s;
+	bool grows = false, sync_all = true;
+	char name[32], a[32], b[32], c[32];
+	struct statvfs sv;
+	unsigned n = 0;
+	char *buf;
+
+	for (size_t i = 0; i < r->p.nr_tg; i++) {
+		const struct ffsb_tg *tg = &r->p.tg[i];
+		const unsigned *w = tg->weight;
+
+		if (w[FFSB_OP_CREATE] || w[FFSB_OP_CREATE_FSYNC] ||
+		    w[FFSB_OP_APPEND] || w[FFSB_OP_APPEND_FSYNC])
+			grows = true;
+		if (w[FFSB_OP_CREATE] || w[FFSB_OP_APPEND])
+			sync_all = false;
+		if (tg->write_blocksize > bs)
+			bs = tg->write_blocksize;
+		if ((w[FFSB_OP_APPEND] || w[FFSB_OP_APPEND_FSYNC]) &&
+		    tg->write_size > asize)
+			asize = tg->write_size;
+	}
+	if (!grows || r->ctx->rank || !r->nr_sets)
+		return;
+	for (size_t i = 0; i < r->p.nr_fs; i++)
+		mean += ffsb_fs_mean_size(&r->p.fs[i]) / (double)r->p.nr_fs;
+	size = mean >= 1 ? (uint64_t)mean : 1;
+	buf = aligned_buf((size_t)bs, r->seed);
+	t0 = now_ns();
+	for (; n < 64 && (n < 4 || now_ns() - t0 < budget); n++) {
+		int fd, bad;
+
+		snprintf(name, sizeof(name), "fslab-probe.%u", n);
+		t = now_ns();
+		fd = openat(s->meta_fd, name, O_WRONLY | O_CREAT | O_TRUNC |
+			    O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0)
+			break;
+		bad = probe_write(fd, buf, size, bs) ||
+		      (sync_all && fsync(fd));
+		tc += ns_s(now_ns() - t);
+		t = now_ns();
+		if (!bad && asize)
+			bad = probe_write(fd, buf, asize, bs) ||
+			      (sync_all && fsync(fd));
+		ta += ns_s(now_ns() - t);
+		if (close(fd) || bad) {
+			n++;
+			break;
+		}
+	}
+	for (unsigned k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "fslab-probe.%u", k);
+		(void)unlinkat(s->meta_fd, name, 0);
+	}
+	free(buf);
+	if (n < 4 || statvfs(s->dir, &sv) || !sv.f_blocks)
+		return; /* too little measured to say anything */
+	rate = ffsb_growth_bound(&r->p, tc / n, ta / n);
+	used = (double)(sv.f_blocks - sv.f_bfree) * (double)sv.f_frsize;
+	room = FFSB_FULLNESS_BOUND_PCT / 100 *
+	       (used + (double)sv.f_bavail * (double)sv.f_frsize) - used;
+	fill_s = ffsb_fill_seconds(rate, room);
+	if (!(fill_s < r->time_s))
+		return;
+	/* fslab's own figures in MiB (2^20), as its tables */
+	warning("ffsb: pre-flight: this profile can grow its files by up to "
+		"%.1f MiB/s here (a %.1f KiB create%s took %.2f ms), %s in "
+		"the %u s run; %s remain below the %.0f %% fullness bound, so "
+		"the run may stop there after about %.0f s.  For the whole "
+		"time give time=%.0f or less, or a target about %s larger",
+		rate / MIB, (double)size / 1024, sync_all ? " with fsync" : "",
+		1000 * tc / n, mib_text(a, sizeof(a), rate * r->time_s),
+		r->time_s, mib_text(b, sizeof(b), room),
+		FFSB_FULLNESS_BOUND_PCT, fill_s, fmax(1, floor(fill_s)),
+		mib_text(c, sizeof(c), (rate * r->time_s - room) /
+			 (FFSB_FULLNESS_BOUND_PCT / 100)));
 }
 
 static int do_run(struct ffsb_run *r)
@@ -479,7 +584,7 @@ static int do_run(struct ffsb_run *r)
 		r->w[i].started = true;
 	}
 	if (!ret)
-		watch_fullness(r, t0);
+		watch_fullness(r);
 	for (size_t i = 0; i < r->nr_w; i++)
 		if (r->w[i].started)
 			pthread_join(r->w[i].thread, NULL);
@@ -535,7 +640,7 @@ static int ffsb_run_fn(struct wl_ctx *ctx, const void *vopts)
 	for (size_t i = 0; i < r->p.nr_notices; i++)
 		fprintf(ctx->progress, "ffsb: %s\n", r->p.notices[i]);
 	r->time_s = o->time ? (unsigned)o->time : r->p.time;
-	r->seed = o->seed >= 0 ? (uint64_t)o->seed : ctx->seed;
+	r->seed = opt_seed(o->seed, ctx->seed);
 	r->oflags = r->p.directio ? O_DIRECT : 0;
 	r->verify = ctx->verify;
 	atomic_init(&r->stop, false);
@@ -577,6 +682,9 @@ static int ffsb_run_fn(struct wl_ctx *ctx, const void *vopts)
 		ret = set_open(r, i);
 	if (!ret)
 		ret = do_setup(r);
+	/* before the clock starts, and on the file set setup left */
+	if (!ret && !phase_stop_requested())
+		preflight_fill(r);
 	if (!ret && !phase_stop_requested())
 		ret = do_run(r);
 	/* --verify: every file the run leaves, once more from the disk */

@@ -6,6 +6,7 @@
  */
 #include "workloads/ffsb/profile.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/splitmix.h"
@@ -148,6 +149,59 @@ uint64_t ffsb_choose_size(const struct ffsb_fs *fs, struct pyrand *r)
 		n -= fs->sw[i].weight;
 	}
 	BUG("size weights changed under the draw");
+}
+
+double ffsb_fs_mean_size(const struct ffsb_fs *fs)
+{
+	double sum = 0, w = 0;
+
+	if (!fs->nr_sw)
+		return ((double)fs->min_filesize + (double)fs->max_filesize) /
+		       2;
+	for (size_t i = 0; i < fs->nr_sw; i++) {
+		sum += (double)fs->sw[i].size * fs->sw[i].weight;
+		w += fs->sw[i].weight;
+	}
+	return w ? sum / w : 0;
+}
+
+double ffsb_growth_bound(const struct ffsb_profile *p, double t_create_s,
+			 double t_append_s)
+{
+	double mean = 0, rate = 0;
+
+	/* creates spread over the file sets: the mean of their means */
+	for (size_t i = 0; i < p->nr_fs; i++)
+		mean += ffsb_fs_mean_size(&p->fs[i]) / (double)p->nr_fs;
+	for (size_t i = 0; i < p->nr_tg; i++) {
+		const struct ffsb_tg *tg = &p->tg[i];
+		double total = ffsb_tg_total_weight(tg), pc, pa, pd, grow, op_s;
+
+		if (!total)
+			continue;
+		pc = (tg->weight[FFSB_OP_CREATE] +
+		      tg->weight[FFSB_OP_CREATE_FSYNC]) / total;
+		pa = (tg->weight[FFSB_OP_APPEND] +
+		      tg->weight[FFSB_OP_APPEND_FSYNC]) / total;
+		pd = tg->weight[FFSB_OP_DELETE] / total;
+		grow = pc * mean + pa * (double)tg->write_size - pd * mean;
+		op_s = pc * t_create_s + pa * t_append_s +
+		       tg->op_delay / 1000.0;
+		if (grow <= 0)
+			continue;
+		/* an op that costs nothing measurable: no bound to give */
+		if (op_s <= 0)
+			return INFINITY;
+		rate += tg->num_threads * grow / op_s;
+	}
+	return rate;
+}
+
+double ffsb_fill_seconds(double rate, double room)
+{
+	if (!(rate > 0))
+		return INFINITY;
+	return room > 0 ? room / rate : 0;
 }
 
 uint64_t ffsb_thread_seed(uint64_t seed, unsigned thread)

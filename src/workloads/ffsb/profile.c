@@ -215,13 +215,18 @@ static int parse_u32(struct parser *ps, const char *key, const char *v,
 	return 0;
 }
 
-static int parse_bool01(struct parser *ps, const char *key, const char *v,
-			bool *out)
+/*
+ * A profile is FFSB's own text, whose booleans are 0/1; fslab's one
+ * boolean rule (yes/no, and 1/0 true/false on/off) reads them, so a
+ * profile written either way runs, and one written for FFSB stays one.
+ */
+static int parse_bool(struct parser *ps, const char *key, const char *v,
+		      bool *out)
 {
-	if (strcmp(v, "0") && strcmp(v, "1"))
-		return perr(ps, ps->line, "'%s' for '%s' is not 0 or 1", v,
+	if (!*v || opt_parse_bool(v, out))
+		return perr(ps, ps->line, "'%s' for '%s' is not a boolean "
+			    "(0 or 1 as FFSB writes it, or no or yes)", v,
 			    key);
-	*out = *v == '1';
 	return 0;
 }
 
@@ -361,7 +366,7 @@ static int set_key(struct parser *ps, char *key, char *val)
 		ps->p->time_line = ps->line;
 		return 0;
 	case K_BOOL:
-		return parse_bool01(ps, key, val,
+		return parse_bool(ps, key, val,
 				    (bool *)(void *)(base + k->off));
 	case K_SIZE:
 		return parse_ffsb_size(ps, key, val,
@@ -404,7 +409,7 @@ static int set_key(struct parser *ps, char *key, char *val)
 		       "are counted", key);
 		return 0;
 	case K_FSYNC_FILE:
-		if (parse_bool01(ps, key, val, &f->fsync_file))
+		if (parse_bool(ps, key, val, &f->fsync_file))
 			return -1;
 		if (f->fsync_file)
 			notice(ps, "fsync_file=1: write, create, append and "

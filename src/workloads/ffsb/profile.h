@@ -145,6 +145,28 @@ uint64_t ffsb_choose_size(const struct ffsb_fs *fs, struct pyrand *r);
 /* Seed of thread `thread` from the run seed (splitmix64 of both). */
 uint64_t ffsb_thread_seed(uint64_t seed, unsigned thread);
 
+/* The mean size a create draws (ffsb_choose_size's expectation). */
+double ffsb_fs_mean_size(const struct ffsb_fs *fs);
+
+/*
+ * The pre-flight's arithmetic (doc/ffsb.md "Bounded by the target's free
+ * space").  How fast, at most, the timed run can grow the file set, in
+ * bytes/s: per thread group, what an op adds on average (its creates of
+ * the mean size and appends of write_size, less its deletes of the mean
+ * size) over the least time an op takes when only creates and appends
+ * cost anything, t_create_s and t_append_s each as a probe on the target
+ * measured them (and op_delay), times its threads.  An upper bound: the
+ * other ops take time too.  0 when the profile does not grow.
+ */
+double ffsb_growth_bound(const struct ffsb_profile *p, double t_create_s,
+			 double t_append_s);
+/*
+ * Seconds until a file set growing at rate bytes/s fills room bytes;
+ * INFINITY when it does not grow.  The run can reach the fullness bound
+ * when this is less than its time.
+ */
+double ffsb_fill_seconds(double rate, double room);
+
 /* The built-in profile (the FLEX_BG mail's, see doc/ffsb.md). */
 extern const char ffsb_builtin_profile[];
 

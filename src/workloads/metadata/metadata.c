@@ -61,6 +61,13 @@ const struct opt_enum md_sync_values[] = {
 	{ NULL, 0, NULL },
 };
 
+/* seed=0 meant the run's --seed before every seed defaulted to "run";
+ * stored runs and scripts that say so still mean it. */
+static const struct opt_enum seed_was_zero[] = {
+	{ "0", 0, "the old spelling of run" },
+	{ NULL, 0, NULL },
+};
+
 #define OFF(f) offsetof(struct md_opts, f)
 const struct opt md_opt_table[] = {
 	{ "files", OPT_INT, OFF(files), "10000", "files per thread",
@@ -79,8 +86,8 @@ const struct opt md_opt_table[] = {
 	  0, 0, md_sync_values },
 	{ "cold", OPT_BOOL, OFF(cold), "yes", "cold cache before the stat, "
 	  "read and unlink phases", 0, 0, NULL },
-	{ "seed", OPT_INT, OFF(seed), "0", "seed of the names and orders "
-	  "(0: the run's --seed)", 0, LLONG_MAX, NULL },
+	{ "seed", OPT_SEED, OFF(seed), OPT_SEED_DEFAULT, "seed of the "
+	  "names and orders", 0, 0, seed_was_zero },
 	{ "stonewall", OPT_DOUBLE, OFF(stonewall), "0", "seconds: create "
 	  "stops at this deadline, as mdtest -W (0: no deadline)", 0, 86400,
 	  NULL },
@@ -623,7 +630,7 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 	};
 	struct md_run r = {
 		.ctx = ctx, .o = o,
-		.seed = o->seed ? (uint64_t)o->seed : ctx->seed,
+		.seed = opt_seed(o->seed, ctx->seed),
 		.nthreads = (int)o->threads, .files = (uint64_t)o->files,
 		.ndirs = (uint64_t)o->dirs, .ntops = o->shared ? 1 :
 						      (int)o->threads,

@@ -48,7 +48,7 @@ static const struct opt tree_opt_table[] = {
 	{ "order", OPT_STRING, OFF(order), "readdir",
 	  "traversal orders, '+'-separated: readdir, inode, disk", 0, 0,
 	  NULL },
-	{ "bufsize", OPT_SIZE, OFF(bufsize), "256k",
+	{ "buffer-size", OPT_SIZE, OFF(bufsize), "256k",
 	  "read and write buffer, 4k..64M", 0, 0, NULL },
 	{ "threads", OPT_INT, OFF(threads), "1", "parallel readers",
 	  1, 256, NULL },
@@ -498,7 +498,7 @@ static int tree_check(const void *vopts, char *err, size_t errlen)
 	size_t nr;
 
 	if (o->bufsize < 4096 || o->bufsize > (64ULL << 20)) {
-		snprintf(err, errlen, "bufsize must be between 4k and 64M, "
+		snprintf(err, errlen, "buffer-size must be between 4k and 64M, "
 			 "not %llu", (unsigned long long)o->bufsize);
 		return -1;
 	}
