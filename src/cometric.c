@@ -709,7 +709,7 @@ int cometric_parse_btrfs(const char *text, struct co_set *out)
 struct co_file {
 	char *path;
 	int fd;
-	bool gone;      /* could not be opened: not tried again */
+	bool gone;      /* absent (or refused): not tried again */
 	bool per_read;  /* opened for each read: the kernel copies the
 			 * figures when it is opened (jbd2's info) */
 	bool one_show;  /* a seq_file of one record (a sysfs attribute,
@@ -841,7 +841,9 @@ static const char *co_read(struct cometric_reader *r, struct co_file *f)
 	if (!f->path || f->gone)
 		return NULL;
 	if (fresh && co_open(f) < 0) {
-		f->gone = true;
+		/* Out of descriptors or memory is for now, not for the run. */
+		f->gone = errno != EMFILE && errno != ENFILE &&
+			  errno != ENOMEM && errno != EINTR;
 		return NULL;
 	}
 	n = read_at0(r, f->fd, f->one_show);

@@ -81,7 +81,8 @@ int cometric_parse_pressure(const char *text, const char *res,
 			    struct co_set *out);
 /* /proc/fs/jbd2/DEV-8/info (averages turned back into totals). */
 int cometric_parse_jbd2(const char *text, struct co_set *out);
-/* /sys/fs/xfs/DEV/stats/stats or /proc/fs/xfs/stat. */
+/* /sys/fs/xfs/DEV/stats/stats, /sys/fs/xfs/stats/stats or
+ * /proc/fs/xfs/stat. */
 int cometric_parse_xfs(const char *text, struct co_set *out);
 /* /sys/fs/btrfs/UUID/commit_stats (5.19+). */
 int cometric_parse_btrfs(const char *text, struct co_set *out);
