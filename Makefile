@@ -118,6 +118,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 		-DFSLAB_TEST_DATA_DIR='"$(CURDIR)/tests/data"' \
 		-o $@ $< $(LIBOBJS) $(LIBS) $(shell pkg-config --libs cmocka)
 
+# bench/NAME.c programs that link fslab's objects (bench/*.sh build
+# them with `make $(BUILD)/bench/NAME`): the same flags and libraries
+# as fslab, so their link line never drifts from this one.
+$(BUILD)/bench/%: bench/%.c $(LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(FSLAB_CFLAGS) $(CFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
+
 # `make no-mpi`: $(BUILD)/no-mpi/fslab, this build as it would be without
 # MPI (tests/t/t9010).  Only the sources that test HAVE_MPI differ, so
 # only they are compiled again; every other object is shared.

@@ -6,8 +6,9 @@
 #   bench_need CMD [WHERE]
 #                   exit 1 unless CMD is there (WHERE: how to get it)
 #   bench_build     use the build tree's fslab instead, brought up to date
-#   bench_work      $work: a private dir under /var/tmp, fslab's state dir
-#                   too, removed at exit with whatever bench_fs set up
+#   bench_work      $work: a private dir under $BENCH_TMPDIR (default
+#                   /var/tmp), fslab's state dir too, removed at exit with
+#                   whatever bench_fs set up
 #   bench_fs SIZE [LOSETUP-OPTION...] -- MKFS...
 #                   a fresh filesystem of its own for the run, mounted
 #                   on $mnt
@@ -27,7 +28,7 @@ bench_build() {
 }
 
 bench_work() {
-	work=$(mktemp -d /var/tmp/fslab-bench.XXXXXX)
+	work=$(mktemp -d "${BENCH_TMPDIR:-/var/tmp}/fslab-bench.XXXXXX")
 	mnt= dev=
 	trap _bench_cleanup EXIT
 	export FSLAB_STATE_DIR=$work/state

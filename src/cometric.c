@@ -5,9 +5,13 @@
  */
 #include "cometric.h"
 
+#include <assert.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,12 +190,59 @@ const struct cometric_def *cometric_defs(size_t *nr)
 	return defs;
 }
 
+static_assert(ARRAY_SIZE(defs) == COMETRIC_NR,
+	      "COMETRIC_NR (cometric.h) must count the definitions");
+
+/*
+ * The name -> definition index: an open-addressed hash table built once,
+ * so a put or a lookup by name is a hash and one strcmp rather than a
+ * scan of the table (a snapshot puts some fifty values).
+ */
+#define CO_HASH_SIZE 256 /* a power of two, over twice COMETRIC_NR */
+static_assert(CO_HASH_SIZE >= 2 * COMETRIC_NR, "the hash table is too full");
+static unsigned char co_hash[CO_HASH_SIZE]; /* index + 1; 0: empty */
+static pthread_once_t co_hash_once = PTHREAD_ONCE_INIT;
+
+/* FNV-1a */
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static void co_hash_build(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(defs); i++) {
+		uint32_t h = name_hash(defs[i].name);
+
+		while (co_hash[h & (CO_HASH_SIZE - 1)])
+			h++;
+		co_hash[h & (CO_HASH_SIZE - 1)] = (unsigned char)(i + 1);
+	}
+}
+
+int cometric_index(const char *name)
+{
+	uint32_t h = name_hash(name);
+	unsigned char e;
+
+	pthread_once(&co_hash_once, co_hash_build);
+	while ((e = co_hash[h & (CO_HASH_SIZE - 1)])) {
+		if (!strcmp(defs[e - 1].name, name))
+			return e - 1;
+		h++;
+	}
+	return -1;
+}
+
 const struct cometric_def *cometric_def(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(defs); i++)
-		if (!strcmp(defs[i].name, name))
-			return &defs[i];
-	return NULL;
+	int i = cometric_index(name);
+
+	return i < 0 ? NULL : &defs[i];
 }
 
 int cometric_level_parse(const char *s)
@@ -207,75 +258,117 @@ int cometric_level_parse(const char *s)
 
 /* ---- sets ---- */
 
-static struct co_val *co_find(const struct co_set *s, const char *name)
+static bool has(const struct co_set *s, size_t i)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i].name, name))
-			return &s->v[i];
-	return NULL;
+	return s->have[i / 64] >> (i % 64) & 1;
+}
+
+static void put_at(struct co_set *s, size_t i, double v)
+{
+	if (!has(s, i)) {
+		s->have[i / 64] |= UINT64_C(1) << (i % 64);
+		s->n++;
+	}
+	s->v[i] = v;
+}
+
+static size_t slot(const char *name)
+{
+	int i = cometric_index(name);
+
+	if (i < 0)
+		BUG("'%s' is no co-metric", name);
+	return (size_t)i;
 }
 
 void co_set_put(struct co_set *s, const char *name, double v)
 {
-	struct co_val *c = co_find(s, name);
-
-	if (!c) {
-		ALLOC_GROW(s->v, s->n + 1, s->alloc);
-		c = &s->v[s->n++];
-		c->name = name;
-	}
-	c->v = v;
+	put_at(s, slot(name), v);
 }
 
 static void co_set_add(struct co_set *s, const char *name, double v)
 {
-	struct co_val *c = co_find(s, name);
+	size_t i = slot(name);
 
-	if (c)
-		c->v += v;
-	else
-		co_set_put(s, name, v);
+	put_at(s, i, has(s, i) ? s->v[i] + v : v);
+}
+
+bool co_set_at(const struct co_set *s, size_t i, double *v)
+{
+	if (i >= COMETRIC_NR || !has(s, i))
+		return false;
+	if (v)
+		*v = s->v[i];
+	return true;
 }
 
 bool co_set_get(const struct co_set *s, const char *name, double *v)
 {
-	const struct co_val *c = co_find(s, name);
+	int i = cometric_index(name);
 
-	if (c && v)
-		*v = c->v;
-	return c != NULL;
+	return i >= 0 && co_set_at(s, (size_t)i, v);
 }
 
 void co_set_release(struct co_set *s)
 {
-	free(s->v);
 	memset(s, 0, sizeof(*s));
 }
 
 /* ---- parsers ---- */
 
-/* The next line of *p as "KEY VALUE"; false at the end. */
-static bool next_kv(const char **p, char *key, size_t klen,
-		    unsigned long long *val, bool *have_val)
+/* One line of a "KEY VALUE" text: the key (not NUL-terminated) and
+ * where its value starts. */
+struct kv {
+	const char *key, *val;
+	size_t klen;
+};
+
+/* The line at *p into kv, *p moved past it; false at the end. */
+static bool next_kv(const char **p, struct kv *kv)
 {
 	const char *s = *p, *eol;
-	size_t k = 0;
-	char *end;
 
 	if (!s || !*s)
 		return false;
-	eol = strchr(s, '\n');
-	*p = eol ? eol + 1 : s + strlen(s);
+	eol = strchrnul(s, '\n');
+	*p = *eol ? eol + 1 : eol;
 	while (*s == ' ' || *s == '\t')
 		s++;
-	while (*s && *s != ' ' && *s != '\t' && *s != '\n' && k + 1 < klen)
-		key[k++] = *s++;
-	key[k] = '\0';
-	*val = strtoull(s, &end, 10);
-	*have_val = end != s && (!*end || *end == '\n' || *end == ' ' ||
-				 *end == '\t');
+	kv->key = s;
+	while (s < eol && *s != ' ' && *s != '\t')
+		s++;
+	kv->klen = (size_t)(s - kv->key);
+	while (s < eol && (*s == ' ' || *s == '\t'))
+		s++;
+	kv->val = s;
 	return true;
 }
+
+/* The line's value, a decimal number ending the line or followed by a
+ * blank; false when the line has none.  Parsed only for the lines a
+ * parser wants: /proc/vmstat has some 180 and we use a few. */
+static bool kv_value(const struct kv *kv, unsigned long long *v)
+{
+	char *end;
+
+	if (*kv->val < '0' || *kv->val > '9')
+		return false;
+	*v = strtoull(kv->val, &end, 10);
+	return !*end || *end == '\n' || *end == ' ' || *end == '\t';
+}
+
+static bool mem_is(const char *s, size_t len, const char *lit, size_t n)
+{
+	return len == n && !memcmp(s, lit, n);
+}
+
+static bool mem_prefix(const char *s, size_t len, const char *lit, size_t n)
+{
+	return len >= n && !memcmp(s, lit, n);
+}
+
+#define KEY_IS(s, len, lit) mem_is(s, len, lit, sizeof(lit) - 1)
+#define KEY_PREFIX(s, len, lit) mem_prefix(s, len, lit, sizeof(lit) - 1)
 
 static bool prefix_is(const char *s, const char *prefix)
 {
@@ -285,56 +378,79 @@ static bool prefix_is(const char *s, const char *prefix)
 /* pgscan_kswapd, pgscan_direct (and 4.7's per-zone pgscan_direct_dma32
  * ...), pgscan_khugepaged, pgscan_proactive: not the anon/file split of
  * the same pages, not pgscan_direct_throttle. */
-static bool reclaim_source(const char *rest)
+static bool reclaim_source(const char *rest, size_t len)
 {
-	return prefix_is(rest, "kswapd") ||
-	       (prefix_is(rest, "direct") && strcmp(rest, "direct_throttle")) ||
-	       prefix_is(rest, "khugepaged") || prefix_is(rest, "proactive");
+	return KEY_PREFIX(rest, len, "kswapd") ||
+	       (KEY_PREFIX(rest, len, "direct") &&
+		!KEY_IS(rest, len, "direct_throttle")) ||
+	       KEY_PREFIX(rest, len, "khugepaged") ||
+	       KEY_PREFIX(rest, len, "proactive");
 }
+
+enum vm_unit { VM_COUNT, VM_PAGES, VM_KIB };
+
+/* The /proc/vmstat lines recorded as they are (scaled to bytes). */
+static const struct {
+	const char *key;
+	size_t len;
+	enum vm_unit unit;
+	const char *name;
+} vm_keys[] = {
+#define VK(k) k, sizeof(k) - 1
+	{ VK("nr_dirtied"), VM_PAGES, "vm.dirtied_B" },
+	{ VK("nr_written"), VM_PAGES, "vm.written_B" },
+	{ VK("pgpgin"), VM_KIB, "vm.pgpgin_B" },
+	{ VK("pgpgout"), VM_KIB, "vm.pgpgout_B" },
+	{ VK("pgfault"), VM_COUNT, "vm.pgfault" },
+	{ VK("pgmajfault"), VM_COUNT, "vm.pgmajfault" },
+	{ VK("nr_throttled_written"), VM_PAGES, "vm.throttled_written_B" },
+	{ VK("pgscan_direct_throttle"), VM_COUNT, "vm.direct_throttle" },
+	{ VK("nr_vmscan_write"), VM_PAGES, "vm.vmscan_write_B" },
+	{ VK("nr_dirty"), VM_PAGES, "vm.dirty_B" },
+	{ VK("nr_writeback"), VM_PAGES, "vm.writeback_B" },
+#undef VK
+};
 
 int cometric_parse_vmstat(const char *text, long page_size,
 			  struct co_set *out)
 {
-	const double pg = (double)page_size;
+	const double scale[] = { [VM_COUNT] = 1, [VM_PAGES] = page_size,
+				 [VM_KIB] = 1024 };
 	const char *p = text;
 	unsigned long long v;
-	char key[64];
-	bool ok, any = false;
+	bool any = false;
+	struct kv kv;
 
-	while (next_kv(&p, key, sizeof(key), &v, &ok)) {
-		double d = (double)v;
+	while (next_kv(&p, &kv)) {
+		const char *k = kv.key, *name = NULL;
+		size_t len = kv.klen, ki;
 
-		if (!ok)
+		/* Shaped "KEY VALUE" at all?  Asked until one line is. */
+		if (!any) {
+			if (!kv_value(&kv, &v))
+				continue;
+			any = true;
+		}
+		for (ki = 0; ki < ARRAY_SIZE(vm_keys); ki++)
+			if (mem_is(k, len, vm_keys[ki].key, vm_keys[ki].len))
+				break;
+		if (ki < ARRAY_SIZE(vm_keys))
+			name = vm_keys[ki].name;
+		else if (KEY_PREFIX(k, len, "allocstall"))
+			name = "vm.allocstall";
+		else if (KEY_PREFIX(k, len, "pgscan_") &&
+			 reclaim_source(k + 7, len - 7))
+			name = "vm.pgscan";
+		else if (KEY_PREFIX(k, len, "pgsteal_") &&
+			 reclaim_source(k + 8, len - 8))
+			name = "vm.pgsteal";
+		if (!name || !kv_value(&kv, &v))
 			continue;
-		any = true;
-		if (!strcmp(key, "nr_dirtied"))
-			co_set_put(out, "vm.dirtied_B", d * pg);
-		else if (!strcmp(key, "nr_written"))
-			co_set_put(out, "vm.written_B", d * pg);
-		else if (!strcmp(key, "pgpgin")) /* KiB */
-			co_set_put(out, "vm.pgpgin_B", d * 1024);
-		else if (!strcmp(key, "pgpgout"))
-			co_set_put(out, "vm.pgpgout_B", d * 1024);
-		else if (!strcmp(key, "pgfault"))
-			co_set_put(out, "vm.pgfault", d);
-		else if (!strcmp(key, "pgmajfault"))
-			co_set_put(out, "vm.pgmajfault", d);
-		else if (prefix_is(key, "allocstall"))
-			co_set_add(out, "vm.allocstall", d);
-		else if (prefix_is(key, "pgscan_") && reclaim_source(key + 7))
-			co_set_add(out, "vm.pgscan", d);
-		else if (prefix_is(key, "pgsteal_") && reclaim_source(key + 8))
-			co_set_add(out, "vm.pgsteal", d);
-		else if (!strcmp(key, "nr_throttled_written"))
-			co_set_put(out, "vm.throttled_written_B", d * pg);
-		else if (!strcmp(key, "pgscan_direct_throttle"))
-			co_set_put(out, "vm.direct_throttle", d);
-		else if (!strcmp(key, "nr_vmscan_write"))
-			co_set_put(out, "vm.vmscan_write_B", d * pg);
-		else if (!strcmp(key, "nr_dirty"))
-			co_set_put(out, "vm.dirty_B", d * pg);
-		else if (!strcmp(key, "nr_writeback"))
-			co_set_put(out, "vm.writeback_B", d * pg);
+		if (ki < ARRAY_SIZE(vm_keys)) /* one line each */
+			co_set_put(out, name,
+				   (double)v * scale[vm_keys[ki].unit]);
+		else /* the sum of a family of lines */
+			co_set_add(out, name, (double)v);
 	}
 	return any ? 0 : -1;
 }
@@ -463,85 +579,100 @@ int cometric_parse_jbd2(const char *text, struct co_set *out)
 	return 0;
 }
 
-/* Field i (from 0) of the line starting with "name " in an XFS stats
- * text; false when the line or the field is missing. */
-static bool xfs_field(const char *text, const char *name, int i, double *v)
-{
-	size_t nl = strlen(name);
-	const char *line = text;
+/* The lines of an XFS stats text the co-metrics come from. */
+enum xfs_line {
+	XL_LOG, XL_TRANS, XL_EXTENT_ALLOC, XL_DIR, XL_PUSH_AIL, XL_XPC,
+	XL_ABTB2, XL_ABTC2, XL_BMBT2, XL_IBT2, XL_FIBT2, XL_RMAPBT,
+	XL_REFCNTBT, XL_NR
+};
 
-	while (line && *line) {
-		if (!strncmp(line, name, nl) && line[nl] == ' ') {
-			const char *p = line + nl;
-			unsigned long long x = 0;
-			char *end;
-
-			for (int k = 0; k <= i; k++) {
-				x = strtoull(p, &end, 10);
-				if (end == p || *p == '\n')
-					return false;
-				p = end;
-			}
-			*v = (double)x;
-			return true;
-		}
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	return false;
-}
+#define XFS_FIELDS 5 /* the most fields of a line we use */
 
 int cometric_parse_xfs(const char *text, struct co_set *out)
 {
+	static const char *const line_name[XL_NR] = {
+		[XL_LOG] = "log", [XL_TRANS] = "trans",
+		[XL_EXTENT_ALLOC] = "extent_alloc", [XL_DIR] = "dir",
+		[XL_PUSH_AIL] = "push_ail", [XL_XPC] = "xpc",
+		[XL_ABTB2] = "abtb2", [XL_ABTC2] = "abtc2",
+		[XL_BMBT2] = "bmbt2", [XL_IBT2] = "ibt2",
+		[XL_FIBT2] = "fibt2", [XL_RMAPBT] = "rmapbt",
+		[XL_REFCNTBT] = "refcntbt",
+	};
 	static const struct {
-		const char *line;
+		enum xfs_line line;
 		int field;
 		const char *name;
 	} one[] = {
-		{ "log", 0, "xfs.log_writes" },
-		{ "log", 1, "xfs.log_blocks" },
-		{ "log", 3, "xfs.log_forces" },
-		{ "log", 4, "xfs.log_force_sleeps" },
-		{ "trans", 0, "xfs.trans_sync" },
-		{ "trans", 1, "xfs.trans_async" },
-		{ "extent_alloc", 0, "xfs.extents_allocated" },
-		{ "extent_alloc", 1, "xfs.blocks_allocated" },
-		{ "extent_alloc", 2, "xfs.extents_freed" },
-		{ "dir", 1, "xfs.dir_creates" },
-		{ "dir", 2, "xfs.dir_removes" },
-		{ "push_ail", 0, "xfs.ail_pushes" },
-		{ "xpc", 1, "xfs.write_B" },
-		{ "xpc", 2, "xfs.read_B" },
+		{ XL_LOG, 0, "xfs.log_writes" },
+		{ XL_LOG, 1, "xfs.log_blocks" },
+		{ XL_LOG, 3, "xfs.log_forces" },
+		{ XL_LOG, 4, "xfs.log_force_sleeps" },
+		{ XL_TRANS, 0, "xfs.trans_sync" },
+		{ XL_TRANS, 1, "xfs.trans_async" },
+		{ XL_EXTENT_ALLOC, 0, "xfs.extents_allocated" },
+		{ XL_EXTENT_ALLOC, 1, "xfs.blocks_allocated" },
+		{ XL_EXTENT_ALLOC, 2, "xfs.extents_freed" },
+		{ XL_DIR, 1, "xfs.dir_creates" },
+		{ XL_DIR, 2, "xfs.dir_removes" },
+		{ XL_PUSH_AIL, 0, "xfs.ail_pushes" },
+		{ XL_XPC, 1, "xfs.write_B" },
+		{ XL_XPC, 2, "xfs.read_B" },
 	};
 	/* The v2 btree lines (3.x+): lookup, compare, insrec, delrec, ... */
 	static const struct {
-		const char *line, *group;
+		enum xfs_line line;
+		const char *group;
 	} bt[] = {
-		{ "abtb2", "xfs.abt_ops" }, { "abtc2", "xfs.abt_ops" },
-		{ "bmbt2", "xfs.bmbt_ops" }, { "ibt2", "xfs.ibt_ops" },
-		{ "fibt2", "xfs.ibt_ops" }, { "rmapbt", NULL },
-		{ "refcntbt", NULL },
+		{ XL_ABTB2, "xfs.abt_ops" }, { XL_ABTC2, "xfs.abt_ops" },
+		{ XL_BMBT2, "xfs.bmbt_ops" }, { XL_IBT2, "xfs.ibt_ops" },
+		{ XL_FIBT2, "xfs.ibt_ops" }, { XL_RMAPBT, NULL },
+		{ XL_REFCNTBT, NULL },
 	};
+	unsigned long long f[XL_NR][XFS_FIELDS];
+	int nf[XL_NR]; /* fields read from the line; -1: no such line */
+	const char *p = text;
 	bool any = false;
-	double v;
+	struct kv kv;
 
+	for (int x = 0; x < XL_NR; x++)
+		nf[x] = -1;
+	/* One pass over the text, the first line of each name kept. */
+	while (next_kv(&p, &kv)) {
+		const char *q = kv.val;
+		int x;
+
+		for (x = 0; x < XL_NR; x++)
+			if (nf[x] < 0 && kv.klen == strlen(line_name[x]) &&
+			    !memcmp(kv.key, line_name[x], kv.klen))
+				break;
+		if (x == XL_NR)
+			continue;
+		for (nf[x] = 0; nf[x] < XFS_FIELDS; nf[x]++) {
+			char *end;
+
+			if (*q < '0' || *q > '9')
+				break;
+			f[x][nf[x]] = strtoull(q, &end, 10);
+			for (q = end; *q == ' ' || *q == '\t'; q++)
+				;
+		}
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(one); i++)
-		if (xfs_field(text, one[i].line, one[i].field, &v)) {
-			co_set_put(out, one[i].name, v);
+		if (one[i].field < nf[one[i].line]) {
+			co_set_put(out, one[i].name,
+				   (double)f[one[i].line][one[i].field]);
 			any = true;
 		}
 	for (size_t i = 0; i < ARRAY_SIZE(bt); i++) {
-		double sum = 0, x;
-		bool have = false;
+		int n = nf[bt[i].line];
+		double sum = 0;
 
-		for (int f = 0; f < 4; f++)
-			if (f != 1 && xfs_field(text, bt[i].line, f, &x)) {
-				sum += x;
-				have = true;
-			}
-		if (!have)
+		if (n < 1)
 			continue;
+		for (int k = 0; k < 4 && k < n; k++)
+			if (k != 1) /* compare: not an operation */
+				sum += (double)f[bt[i].line][k];
 		co_set_add(out, "xfs.btree_ops", sum);
 		if (bt[i].group)
 			co_set_add(out, bt[i].group, sum);
@@ -553,16 +684,15 @@ int cometric_parse_btrfs(const char *text, struct co_set *out)
 {
 	const char *p = text;
 	unsigned long long v;
-	char key[64];
-	bool ok, any = false;
+	bool any = false;
+	struct kv kv;
 
-	while (next_kv(&p, key, sizeof(key), &v, &ok)) {
-		if (!ok)
-			continue;
-		if (!strcmp(key, "commits")) {
+	while (next_kv(&p, &kv)) {
+		if (KEY_IS(kv.key, kv.klen, "commits") && kv_value(&kv, &v)) {
 			co_set_put(out, "btrfs.commits", (double)v);
 			any = true;
-		} else if (!strcmp(key, "total_commit_ms")) {
+		} else if (KEY_IS(kv.key, kv.klen, "total_commit_ms") &&
+			   kv_value(&kv, &v)) {
 			co_set_put(out, "btrfs.commit_s", (double)v / 1e3);
 			any = true;
 		}
@@ -572,20 +702,246 @@ int cometric_parse_btrfs(const char *text, struct co_set *out)
 
 /* ---- the snapshot ---- */
 
-/* Read a small /proc or /sys file; NULL when absent (not an error). */
-static char *slurp(const char *path)
+/*
+ * One file snapshots read.  path NULL: none.  fd -1: not open (to be
+ * opened at the next read, unless gone).
+ */
+struct co_file {
+	char *path;
+	int fd;
+	bool gone;      /* absent (or refused): not tried again */
+	bool per_read;  /* opened for each read: the kernel copies the
+			 * figures when it is opened (jbd2's info) */
+	bool one_show;  /* a seq_file of one record (a sysfs attribute,
+			 * single_open): the first read that leaves room in
+			 * the buffer has the whole text, no read of the end
+			 * needed; /proc/vmstat has a record per line */
+};
+
+enum {
+	CF_VMSTAT, CF_PSI_CPU, CF_PSI_IO, CF_PSI_MEMORY, /* the machine's */
+	CF_DISK, CF_FS, CF_FS_WRITTEN,                  /* the target's */
+	CF_NR
+};
+#define CF_TARGET CF_DISK
+
+enum co_fs { CO_FS_OTHER, CO_FS_EXT, CO_FS_XFS, CO_FS_BTRFS };
+
+struct cometric_reader {
+	struct co_file f[CF_NR];
+	/* The target the files from CF_TARGET on are of. */
+	bool bound;
+	char *devname, *fstype, *uuid;
+	enum co_fs fs;
+	/* scaling_cur_freq of every CPU (--co-metrics=all), listed once */
+	struct co_file *cpu;
+	size_t nr_cpu;
+	bool cpu_listed;
+	char *buf; /* the text read last, reused */
+	size_t alloc;
+	long page_size;
+};
+
+static void co_file_set(struct co_file *f, char *path, bool one_show)
 {
-	return read_file(path, NULL);
+	free(f->path);
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->fd = -1;
+	f->one_show = one_show;
 }
 
-static void read_parse(const char *path, struct co_set *out,
-		       int (*parse)(const char *, struct co_set *))
+static void co_file_close(struct co_file *f)
 {
-	char *text = slurp(path);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
 
-	if (text)
-		parse(text, out);
-	free(text);
+static void co_file_release(struct co_file *f)
+{
+	co_file_close(f);
+	free(f->path);
+	f->path = NULL;
+}
+
+struct cometric_reader *cometric_reader_new(void)
+{
+	struct cometric_reader *r = xcalloc(1, sizeof(*r));
+
+	for (size_t i = 0; i < CF_NR; i++)
+		co_file_set(&r->f[i], NULL, true);
+	co_file_set(&r->f[CF_VMSTAT], xstrdup("/proc/vmstat"), false);
+	co_file_set(&r->f[CF_PSI_CPU], xstrdup("/proc/pressure/cpu"), true);
+	co_file_set(&r->f[CF_PSI_IO], xstrdup("/proc/pressure/io"), true);
+	co_file_set(&r->f[CF_PSI_MEMORY], xstrdup("/proc/pressure/memory"),
+		    true);
+	r->page_size = sysconf(_SC_PAGESIZE);
+	return r;
+}
+
+void cometric_reader_free(struct cometric_reader *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < CF_NR; i++)
+		co_file_release(&r->f[i]);
+	for (size_t i = 0; i < r->nr_cpu; i++)
+		co_file_release(&r->cpu[i]);
+	free(r->cpu);
+	free(r->devname);
+	free(r->fstype);
+	free(r->uuid);
+	free(r->buf);
+	free(r);
+}
+
+/* Read fd from offset 0 into r->buf, NUL-terminated: its length, or -1
+ * with errno set.  procfs and sysfs make the text again at offset 0. */
+static ssize_t read_at0(struct cometric_reader *r, int fd, bool one_show)
+{
+	size_t n = 0;
+
+	for (;;) {
+		ssize_t got;
+
+		if (r->alloc - n < 2)
+			ALLOC_GROW(r->buf, n + 8192, r->alloc);
+		got = pread(fd, r->buf + n, r->alloc - n - 1, (off_t)n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -1;
+		n += (size_t)got;
+		if (!got || (one_show && n < r->alloc - 1))
+			break;
+	}
+	r->buf[n] = '\0';
+	return (ssize_t)n;
+}
+
+static int co_open(struct co_file *f)
+{
+	f->fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	return f->fd < 0 ? -1 : 0;
+}
+
+/*
+ * f's text (in r->buf, valid until the next read), or NULL when it
+ * cannot be read: absent, as on a kernel without it, is no error.  A
+ * file kept open that fails to read belonged to a kernel object that
+ * went away (the filesystem was unmounted: ENODEV, EIO), so its path is
+ * opened again, once.
+ */
+static const char *co_read(struct cometric_reader *r, struct co_file *f)
+{
+	bool fresh = f->fd < 0;
+	ssize_t n;
+
+	if (!f->path || f->gone)
+		return NULL;
+	if (fresh && co_open(f) < 0) {
+		/* Out of descriptors or memory is for now, not for the run. */
+		f->gone = errno != EMFILE && errno != ENFILE &&
+			  errno != ENOMEM && errno != EINTR;
+		return NULL;
+	}
+	n = read_at0(r, f->fd, f->one_show);
+	if (n < 0 && !fresh) {
+		co_file_close(f);
+		if (co_open(f) < 0)
+			return NULL; /* tried again at the next snapshot */
+		n = read_at0(r, f->fd, f->one_show);
+	}
+	if (n < 0 || f->per_read)
+		co_file_close(f);
+	return n < 0 ? NULL : r->buf;
+}
+
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static bool is_ext(const char *fstype)
+{
+	return !strcmp(fstype, "ext3") || !strcmp(fstype, "ext4");
+}
+
+/* A name that is one path component. */
+static bool component(const char *s)
+{
+	return s && *s && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
+}
+
+/* The target's files, named again when src is another target. */
+static void bind_target(struct cometric_reader *r,
+			const struct cometric_src *src)
+{
+	const char *dev = component(src->devname) ? src->devname : NULL;
+	const char *fs = src->fstype;
+
+	if (r->bound && same(r->devname, src->devname) &&
+	    same(r->fstype, src->fstype) && same(r->uuid, src->uuid))
+		return;
+	free(r->devname);
+	free(r->fstype);
+	free(r->uuid);
+	r->devname = dup_or_null(src->devname);
+	r->fstype = dup_or_null(src->fstype);
+	r->uuid = dup_or_null(src->uuid);
+	r->bound = true;
+	for (size_t i = CF_TARGET; i < CF_NR; i++) {
+		co_file_release(&r->f[i]);
+		co_file_set(&r->f[i], NULL, true);
+	}
+	r->fs = CO_FS_OTHER;
+	if (dev)
+		co_file_set(&r->f[CF_DISK],
+			    xasprintf("/sys/class/block/%s/stat", dev), true);
+	if (!fs)
+		return;
+	if (dev && is_ext(fs)) {
+		r->fs = CO_FS_EXT;
+		co_file_set(&r->f[CF_FS],
+			    xasprintf("/proc/fs/jbd2/%s-8/info", dev), true);
+		r->f[CF_FS].per_read = true;
+		co_file_set(&r->f[CF_FS_WRITTEN],
+			    xasprintf("/sys/fs/ext4/%s/session_write_kbytes",
+				      dev), true);
+	} else if (!strcmp(fs, "xfs")) {
+		/* Per filesystem since 4.4, else the global file: sysfs's
+		 * since 4.4 too, /proc/fs/xfs/stat before (a symbolic link
+		 * to it since, not followed). */
+		static const char *const global[] = {
+			"/sys/fs/xfs/stats/stats", "/proc/fs/xfs/stat",
+		};
+		struct co_file *f = &r->f[CF_FS];
+
+		r->fs = CO_FS_XFS;
+		if (dev) {
+			co_file_set(f, xasprintf("/sys/fs/xfs/%s/stats/stats",
+						 dev), true);
+			if (!co_open(f))
+				return;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(global); i++) {
+			co_file_set(f, xstrdup(global[i]), true);
+			if (!co_open(f))
+				return;
+		}
+		f->gone = true;
+	} else if (!strcmp(fs, "btrfs") && component(src->uuid)) {
+		r->fs = CO_FS_BTRFS;
+		co_file_set(&r->f[CF_FS],
+			    xasprintf("/sys/fs/btrfs/%s/commit_stats",
+				      src->uuid), true);
+	}
 }
 
 static void snap_rusage(struct co_set *out)
@@ -620,115 +976,104 @@ bool cometric_have_cpufreq(void)
 		       R_OK);
 }
 
-/* The CPU clock: absent on most VMs, so nothing is recorded there. */
-static void snap_cpufreq(struct co_set *out)
+/* Every CPU's clock file, listed at the first snapshot that wants them
+ * (a CPU brought online later is not seen). */
+static void list_cpus(struct cometric_reader *r)
 {
-	DIR *d = cometric_have_cpufreq() ? opendir("/sys/devices/system/cpu")
-					 : NULL;
+	DIR *d;
 	struct dirent *de;
-	double sum = 0;
-	int n = 0;
+	size_t alloc = 0;
 
+	r->cpu_listed = true;
+	d = cometric_have_cpufreq() ? opendir("/sys/devices/system/cpu")
+				    : NULL;
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		char *path, *text;
-
 		if (!cpu_dir(de->d_name))
 			continue;
-		path = xasprintf("/sys/devices/system/cpu/%s/cpufreq/"
-				 "scaling_cur_freq", de->d_name);
-		text = slurp(path);
+		ALLOC_GROW(r->cpu, r->nr_cpu + 1, alloc);
+		co_file_set(&r->cpu[r->nr_cpu++],
+			    xasprintf("/sys/devices/system/cpu/%s/cpufreq/"
+				      "scaling_cur_freq", de->d_name), true);
+	}
+	closedir(d);
+}
+
+/* The CPU clock: absent on most VMs, so nothing is recorded there. */
+static void snap_cpufreq(struct cometric_reader *r, struct co_set *out)
+{
+	double sum = 0;
+	int n = 0;
+
+	if (!r->cpu_listed)
+		list_cpus(r);
+	for (size_t i = 0; i < r->nr_cpu; i++) {
+		const char *text = co_read(r, &r->cpu[i]);
+
 		if (text) {
 			sum += strtod(text, NULL) / 1e3; /* kHz */
 			n++;
 		}
-		free(text);
-		free(path);
 	}
-	closedir(d);
 	if (n) {
 		co_set_put(out, "cpu.freq_sum_MHz", sum);
 		co_set_put(out, "cpu.freq_cpus", n);
 	}
 }
 
-static bool is_ext(const char *fstype)
+static void snap_fs(struct cometric_reader *r, struct co_set *out)
 {
-	return !strcmp(fstype, "ext3") || !strcmp(fstype, "ext4");
-}
+	const char *text = co_read(r, &r->f[CF_FS]);
 
-static void snap_fs(struct co_set *out, const struct cometric_src *src)
-{
-	const char *dev = src->devname, *fs = src->fstype;
-	char *path, *text;
-
-	if (!fs)
-		return;
-	if (dev && is_ext(fs)) {
-		path = xasprintf("/proc/fs/jbd2/%s-8/info", dev);
-		read_parse(path, out, cometric_parse_jbd2);
-		free(path);
-		path = xasprintf("/sys/fs/ext4/%s/session_write_kbytes", dev);
-		text = slurp(path);
+	switch (r->fs) {
+	case CO_FS_EXT:
+		if (text)
+			cometric_parse_jbd2(text, out);
+		text = co_read(r, &r->f[CF_FS_WRITTEN]);
 		if (text)
 			co_set_put(out, "ext4.written_B",
 				   strtod(text, NULL) * 1024);
-		free(text);
-		free(path);
-	} else if (!strcmp(fs, "xfs")) {
-		/* Per filesystem since 4.4; the global file otherwise. */
-		path = dev ? xasprintf("/sys/fs/xfs/%s/stats/stats", dev)
-			   : NULL;
-		text = path ? slurp(path) : NULL;
-		if (!text)
-			text = slurp("/proc/fs/xfs/stat");
+		break;
+	case CO_FS_XFS:
 		if (text)
 			cometric_parse_xfs(text, out);
-		free(text);
-		free(path);
-	} else if (!strcmp(fs, "btrfs") && src->uuid && *src->uuid &&
-		   !strchr(src->uuid, '/')) {
-		path = xasprintf("/sys/fs/btrfs/%s/commit_stats", src->uuid);
-		read_parse(path, out, cometric_parse_btrfs);
-		free(path);
+		break;
+	case CO_FS_BTRFS:
+		if (text)
+			cometric_parse_btrfs(text, out);
+		break;
+	case CO_FS_OTHER:
+		break;
 	}
 }
 
-static int parse_vmstat_here(const char *text, struct co_set *out)
-{
-	return cometric_parse_vmstat(text, sysconf(_SC_PAGESIZE), out);
-}
-
-void cometric_snap(struct cometric_snap *s, const struct cometric_src *src)
+void cometric_snap(struct cometric_snap *s, const struct cometric_src *src,
+		   struct cometric_reader *r)
 {
 	static const char *const res[] = { "cpu", "io", "memory" };
+	struct cometric_reader *own = NULL;
+	const char *text;
 
 	memset(s, 0, sizeof(*s));
 	if (src->level == COMETRIC_NONE)
 		return;
-	read_parse("/proc/vmstat", &s->vals, parse_vmstat_here);
+	if (!r)
+		r = own = cometric_reader_new();
+	bind_target(r, src);
+	if ((text = co_read(r, &r->f[CF_VMSTAT])))
+		cometric_parse_vmstat(text, r->page_size, &s->vals);
 	snap_rusage(&s->vals);
-	if (src->devname && !strchr(src->devname, '/')) {
-		char *path = xasprintf("/sys/class/block/%s/stat",
-				       src->devname);
-
-		read_parse(path, &s->vals, cometric_parse_diskstat);
-		free(path);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(res); i++) {
-		char *path = xasprintf("/proc/pressure/%s", res[i]);
-		char *text = slurp(path);
-
-		if (text)
+	if ((text = co_read(r, &r->f[CF_DISK])))
+		cometric_parse_diskstat(text, &s->vals);
+	for (size_t i = 0; i < ARRAY_SIZE(res); i++)
+		if ((text = co_read(r, &r->f[CF_PSI_CPU + i])))
 			cometric_parse_pressure(text, res[i], &s->vals);
-		free(text);
-		free(path);
-	}
-	snap_fs(&s->vals, src);
+	snap_fs(r, &s->vals);
 	if (src->level == COMETRIC_ALL)
-		snap_cpufreq(&s->vals);
+		snap_cpufreq(r, &s->vals);
 	s->mono_ns = now_ns();
+	cometric_reader_free(own);
 }
 
 void cometric_snap_release(struct cometric_snap *s)
@@ -738,16 +1083,22 @@ void cometric_snap_release(struct cometric_snap *s)
 
 /* end - begin of a counter present at both ends; a counter that went
  * backwards (a remount, a wrap) gives nothing. */
-static bool delta(const struct cometric_snap *b, const struct cometric_snap *e,
-		  const char *name, double *d)
+static bool delta_at(const struct cometric_snap *b,
+		     const struct cometric_snap *e, size_t i, double *d)
 {
 	double x, y;
 
-	if (!co_set_get(&b->vals, name, &x) || !co_set_get(&e->vals, name, &y) ||
+	if (!co_set_at(&b->vals, i, &x) || !co_set_at(&e->vals, i, &y) ||
 	    y < x)
 		return false;
 	*d = y - x;
 	return true;
+}
+
+static bool delta(const struct cometric_snap *b, const struct cometric_snap *e,
+		  const char *name, double *d)
+{
+	return delta_at(b, e, slot(name), d);
 }
 
 static void ratio(struct co_set *out, const char *name,
@@ -803,12 +1154,12 @@ void cometric_diff(const struct cometric_snap *b,
 
 		switch (def->kind) {
 		case CO_COUNTER:
-			if (delta(b, e, def->name, &v))
-				co_set_put(out, def->name, v);
+			if (delta_at(b, e, i, &v))
+				put_at(out, i, v);
 			break;
 		case CO_GAUGE:
-			if (co_set_get(&e->vals, def->name, &v))
-				co_set_put(out, def->name, v);
+			if (co_set_at(&e->vals, i, &v))
+				put_at(out, i, v);
 			break;
 		case CO_DERIVED:
 			derive(def, b, e, out);
@@ -821,11 +1172,12 @@ void cometric_diff(const struct cometric_snap *b,
 
 void cometric_record(const struct co_set *vals, struct phase_rec *p)
 {
-	for (size_t i = 0; i < vals->n; i++) {
-		const struct cometric_def *def = cometric_def(vals->v[i].name);
+	for (size_t i = 0; i < ARRAY_SIZE(defs); i++) {
+		double v;
 
-		if (def && def->kind != CO_RAW && isfinite(vals->v[i].v))
-			phase_rec_add_metric(p, def->name, vals->v[i].v,
-					     def->unit, BETTER_NONE);
+		if (co_set_at(vals, i, &v) && defs[i].kind != CO_RAW &&
+		    isfinite(v))
+			phase_rec_add_metric(p, defs[i].name, v, defs[i].unit,
+					     BETTER_NONE);
 	}
 }

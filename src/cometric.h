@@ -39,21 +39,32 @@ enum cometric_level {
 /* "none", "basic", "all" -> level; -1 when unknown. */
 int cometric_level_parse(const char *s);
 
-/* One named value of a snapshot (name: a static string). */
-struct co_val {
-	const char *name;
-	double v;
-};
+/* How many co-metrics cometric.c defines (checked there at compile
+ * time): a set holds one slot per definition, so a snapshot needs no
+ * allocation and no search by name. */
+#define COMETRIC_NR 79
 
+/*
+ * Values by co-metric, a slot per definition (in the definitions'
+ * order); zero-initialised it is empty.  n counts the values present.
+ */
 struct co_set {
-	struct co_val *v;
-	size_t n, alloc;
+	size_t n;
+	uint64_t have[(COMETRIC_NR + 63) / 64];
+	double v[COMETRIC_NR];
 };
 
+/* Set name's value; name must be a co-metric (else a BUG). */
 void co_set_put(struct co_set *s, const char *name, double v);
 /* Does s have name?  *v (may be NULL) gets its value. */
 bool co_set_get(const struct co_set *s, const char *name, double *v);
+/* Does s have the i-th definition's value?  *v (may be NULL) gets it. */
+bool co_set_at(const struct co_set *s, size_t i, double *v);
+/* Empty s (nothing is allocated: kept for the callers' symmetry). */
 void co_set_release(struct co_set *s);
+
+/* The index of the co-metric name in cometric_defs(), or -1. */
+int cometric_index(const char *name);
 
 /*
  * Parsers: add what text holds to out under the co-metric's name, in
@@ -70,7 +81,8 @@ int cometric_parse_pressure(const char *text, const char *res,
 			    struct co_set *out);
 /* /proc/fs/jbd2/DEV-8/info (averages turned back into totals). */
 int cometric_parse_jbd2(const char *text, struct co_set *out);
-/* /sys/fs/xfs/DEV/stats/stats or /proc/fs/xfs/stat. */
+/* /sys/fs/xfs/DEV/stats/stats, /sys/fs/xfs/stats/stats or
+ * /proc/fs/xfs/stat. */
 int cometric_parse_xfs(const char *text, struct co_set *out);
 /* /sys/fs/btrfs/UUID/commit_stats (5.19+). */
 int cometric_parse_btrfs(const char *text, struct co_set *out);
@@ -112,8 +124,27 @@ struct cometric_snap {
 /* Does this machine show the CPU clock (most VMs do not)? */
 bool cometric_have_cpufreq(void);
 
-/* Take a snapshot; nothing read at COMETRIC_NONE. */
-void cometric_snap(struct cometric_snap *s, const struct cometric_src *src);
+/*
+ * The /proc and /sys files snapshots read, kept open between them so a
+ * snapshot costs a pread(2) at offset 0 per file (procfs and sysfs
+ * regenerate the text there) and no allocation: opened O_CLOEXEC (fio
+ * and exec workloads spawn programs) and O_NOFOLLOW, the target's files
+ * opened again when the target changes or a read fails (the filesystem
+ * was remounted), jbd2's info for every snapshot (its figures are
+ * copied when it is opened).  One per run, used by one thread.
+ */
+struct cometric_reader;
+
+struct cometric_reader *cometric_reader_new(void);
+/* Close every file; r may be NULL. */
+void cometric_reader_free(struct cometric_reader *r);
+
+/*
+ * Take a snapshot through r (NULL: open and close the files for this
+ * snapshot alone); nothing read at COMETRIC_NONE.
+ */
+void cometric_snap(struct cometric_snap *s, const struct cometric_src *src,
+		   struct cometric_reader *r);
 /*
  * The co-metrics of the window begin..end, in the definitions' order
  * (counters as deltas, gauges at end, derived figures), into out.

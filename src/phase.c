@@ -290,7 +290,8 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 	ph->co_src.devname = ph->devname;
 	ph->co_src.fstype = ctx->target ? ctx->target->fstype : NULL;
 	ph->co_src.uuid = ctx->target ? ctx->target->uuid : NULL;
-	cometric_snap(&ph->co, &ph->co_src);
+	cometric_snap(&ph->co, &ph->co_src,
+		      ctx->runner ? ctx->runner->co_reader : NULL);
 	ph->runq_ns = machine_runq_wait_ns();
 	measure_snap(&ph->snap, ph->devname);
 	return ph;
@@ -369,7 +370,8 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 	if (ph->co_src.level != COMETRIC_NONE) {
 		struct cometric_snap co_end;
 
-		cometric_snap(&co_end, &ph->co_src);
+		cometric_snap(&co_end, &ph->co_src,
+			      ctx->runner ? ctx->runner->co_reader : NULL);
 		cometric_diff(&ph->co, &co_end, &co_vals);
 		cometric_snap_release(&co_end);
 	}

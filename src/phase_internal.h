@@ -13,6 +13,7 @@
 #include "phase.h"
 #include "store/writer.h"
 
+struct cometric_reader;
 struct run_config;
 
 struct runner {
@@ -22,6 +23,8 @@ struct runner {
 	const struct phase_hook *hooks; /* cfg's, run around every phase */
 	size_t nr_hooks;
 	int co_metrics;         /* cfg's, an enum cometric_level */
+	struct cometric_reader *co_reader; /* the files co-metrics read,
+					    * open for the run; NULL at none */
 	bool cache_dropped;     /* caches dropped since the last phase began */
 };
 

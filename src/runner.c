@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <math.h>
 
+#include "cometric.h"
 #include "fs/state.h"
 #include "order.h"
 #include "fs/wldir.h"
@@ -690,6 +691,9 @@ int runner_execute(const struct run_config *cfg)
 	env.destroy_data = cfg->destroy_data;
 	env.tag = tag;
 	env.age = cfg->age;
+	/* The co-metrics' files, opened once for all the run's phases. */
+	if (rn.co_metrics != COMETRIC_NONE)
+		rn.co_reader = cometric_reader_new();
 
 	if (cfg->blocked) {
 		for (size_t i = 0; i < cfg->nr_targets && !stop_requested;
@@ -779,6 +783,7 @@ out:
 	if (par_rank() == 0 && !cfg->plain && rn.w.run->nr_wlruns)
 		checks_print_run_brief(text_out(cfg), rn.w.run);
 	until_release(&until);
+	cometric_reader_free(rn.co_reader);
 	writer_close(&rn.w);
 	free(dbpath);
 	free(live);
