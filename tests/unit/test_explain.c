@@ -385,8 +385,8 @@ static void test_aa_share(void **state)
  * Poisson floor stands in for the missing variance; being a model
  * value, not an estimate, it is tested against the normal (the exact
  * conditional test of two Poisson rates, 12 of 48 events in A when
- * each is equally likely, gives p = 0.0009), not the t with 2-4 df of
- * three repetitions (p = 0.05: no lead).
+ * each is equally likely, gives p = 0.0009), not the t of three
+ * repetitions (3.2 df, p = 0.04, too weak for BH over many).
  */
 static void test_timer_counts(void **state)
 {
