@@ -47,7 +47,8 @@ md="metadata:files=$files,size=4k,cold=no"
 # through commits cannot show there, whatever explain does.
 #  - commit=1: jbd2 commits the running transaction on a 1 s timer
 #    instead of 5 s.  Over 8 s of steady metadata churn that is ~8
-#    commits against ~2, each re-logging the hot blocks (bitmaps, group
+#    timer commits against ~2 (both get the few the journal asks for
+#    itself), each re-logging the hot blocks (bitmaps, group
 #    descriptors, the directory's blocks) and ending with a cache flush:
 #    jbd2.commits, jbd2.blocks_logged and dev.flushes scale with it.
 #  - nodelalloc: with delayed allocation a buffered write only reserves
