@@ -45,10 +45,25 @@ struct level {
 	enum better better;
 };
 
+/* Poisson(lambda) by Knuth's product of uniforms (lambda up to ~500). */
+static double poisson(double lambda)
+{
+	double l = exp(-lambda), p = 1;
+	int k = -1;
+
+	do {
+		k++;
+		p *= unif();
+	} while (p > l);
+	return k;
+}
+
+static int nrep = NREP; /* repetitions per configuration */
+
 static void add_cfg(struct run_rec *r, const char *name, int idx,
 		    uint64_t files, const struct level *lv, size_t nlv)
 {
-	for (int k = 0; k < NREP; k++) {
+	for (int k = 0; k < nrep; k++) {
 		struct target_rec *t = run_rec_new_target(r);
 		struct wlrun_rec *w;
 		struct phase_rec *p;
@@ -69,7 +84,9 @@ static void add_cfg(struct run_rec *r, const char *name, int idx,
 			double v = lv[i].v;
 
 			/* a count that appears: 5, 6, 7, 5, 6 */
-			if (lv[i].noise < 0)
+			if (lv[i].noise == -2)
+				v = poisson(v);
+			else if (lv[i].noise < 0)
 				v = v ? v + k % 3 : 0;
 			else
 				v *= 1 + lv[i].noise * gauss();
@@ -241,8 +258,10 @@ static void test_ranking(void **state)
 					    "REGRESSION\n"));
 		assert_non_null(strstr(buf, " 1. vm.allocstall"));
 		assert_non_null(strstr(buf, " 2. jbd2.blocks_logged"));
-		assert_non_null(strstr(buf, "blocks/file  +201.9% [+195.0, "
-					    "+209.0]  q="));
+		/* 1 % noise on 3000 blocks is below the Poisson floor
+		 * (1.8 %): the interval is the normal one */
+		assert_non_null(strstr(buf, "blocks/file  +201.9% [+196.0, "
+					    "+207.9]  q="));
 		assert_non_null(strstr(buf, "chain: layout score 0.899 -> 0.605 "
 					    "(-32.7%) -> seeks/MiB 6.383 -> "
 					    "12.79 (+100.4%) -> modelled disk"));
@@ -360,6 +379,106 @@ static void test_aa_share(void **state)
 	assert_true(listed <= trials / 20);
 }
 
+/*
+ * Timer-driven counts have no spread at all: 4, 4, 4 journal commits
+ * in 10 s at the default commit=5 against 12, 12, 12 at commit=1.  The
+ * Poisson floor stands in for the missing variance; being a model
+ * value, not an estimate, it is tested against the normal (the exact
+ * conditional test of two Poisson rates, 12 of 48 events in A when
+ * each is equally likely, gives p = 0.0009), not the t of three
+ * repetitions (3.2 df, p = 0.04, too weak for BH over many).
+ */
+static void test_timer_counts(void **state)
+{
+	const struct level a[] = {
+		{ "files/s", "files/s", 1000, 0.01, BETTER_HIGHER },
+		{ "jbd2.commits", "transactions", 4, 0, BETTER_NONE },
+	};
+	const struct level b[] = {
+		{ "files/s", "files/s", 1000, 0.01, BETTER_HIGHER },
+		{ "jbd2.commits", "transactions", 12, 0, BETTER_NONE },
+	};
+	struct run_rec *r = xcalloc(1, sizeof(*r));
+	struct explain_opts eo;
+	struct explain e;
+	struct cmp_table t;
+	double exact = 0, c = 1;
+	(void)state;
+
+	/* two-sided exact: 2 P(X <= 12), X ~ Binomial(48, 1/2) */
+	for (int k = 0; k <= 12; k++) {
+		exact += c;
+		c = c * (48 - k) / (k + 1);
+	}
+	exact = 2 * exact / pow(2, 48);
+	rng = 11;
+	nrep = 3;
+	add_cfg(r, "A", 0, 1000, a, ARRAY_SIZE(a));
+	add_cfg(r, "B", 1, 1000, b, ARRAY_SIZE(b));
+	nrep = NREP;
+	explain_opts_init(&eo);
+	explain_run(r, &eo, &e, &t);
+	assert_int_equal(e.items[0].nr_tested, 1);
+	assert_int_equal(e.items[0].nr_leads, 1);
+	assert_true(fabs(e.items[0].leads[0].pct - 200) < 1e-9);
+	assert_true(e.items[0].leads[0].p > exact / 2 &&
+		    e.items[0].leads[0].p < exact * 2);
+	/* the interval is the normal one: 3 * exp(+-1.96 / 3) */
+	assert_true(fabs(e.items[0].leads[0].pct_lo -
+			 100 * (3 * exp(-1.959964 / 3) - 1)) < 0.01);
+	explain_release(&e);
+	compare_table_release(&t);
+	run_rec_free(r);
+}
+
+/*
+ * The price of that: Poisson counts A/A (the model the floor stands
+ * for), 3 and 5 repetitions, means 1 to 300 events per repetition.  One
+ * co-metric per comparison, so a lead is p < 0.05: seeded simulation,
+ * 600 comparisons per cell, at most 5 % plus two binomial standard
+ * errors (1.8 points) in each.
+ */
+static void test_poisson_aa(void **state)
+{
+	static const double means[] = { 1, 3, 10, 30, 300 };
+	static const int reps[] = { 3, 5 };
+	(void)state;
+
+	rng = 5;
+	for (size_t ri = 0; ri < ARRAY_SIZE(reps); ri++)
+		for (size_t mi = 0; mi < ARRAY_SIZE(means); mi++) {
+			const struct level a[] = {
+				{ "files/s", "files/s", 1000, 0.01,
+				  BETTER_HIGHER },
+				{ "jbd2.commits", "transactions", means[mi],
+				  -2, BETTER_NONE },
+			};
+			size_t listed = 0, trials = 600;
+
+			nrep = reps[ri];
+			for (size_t i = 0; i < trials; i++) {
+				struct run_rec *r = xcalloc(1, sizeof(*r));
+				struct explain_opts eo;
+				struct explain e;
+				struct cmp_table t;
+
+				add_cfg(r, "A", 0, 1000, a, ARRAY_SIZE(a));
+				add_cfg(r, "B", 1, 1000, a, ARRAY_SIZE(a));
+				explain_opts_init(&eo);
+				explain_run(r, &eo, &e, &t);
+				listed += e.nr && e.items[0].nr_leads > 0;
+				explain_release(&e);
+				compare_table_release(&t);
+				run_rec_free(r);
+			}
+			print_message("Poisson A/A, %d reps, mean %g: %zu of "
+				      "%zu listed\n", reps[ri], means[mi],
+				      listed, trials);
+			assert_true(listed <= 41);
+		}
+	nrep = NREP;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +487,8 @@ int main(void)
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_resolution),
 		cmocka_unit_test(test_aa_share),
+		cmocka_unit_test(test_timer_counts),
+		cmocka_unit_test(test_poisson_aa),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
