@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "compare/history.h"
+#include "compare/load.h"
 #include "output/history.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -103,18 +104,6 @@ static int cmp_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* "ID@K" with 1 <= K <= nst: K - 1 in *k, ID alone in the result. */
-static char *split_at(const char *arg, size_t nst, size_t *k)
-{
-	const char *at = strrchr(arg, '@');
-	long long v;
-
-	if (!at || at == arg || parse_int(at + 1, 1, (long long)nst, &v))
-		return NULL;
-	*k = (size_t)v - 1;
-	return xstrndup(arg, (size_t)(at - arg));
-}
-
 /* A run rather than a tag: latest, an id, or with several stores ID@N. */
 static bool names_run(const char *arg, size_t nst)
 {
@@ -123,7 +112,7 @@ static bool names_run(const char *arg, size_t nst)
 
 	if (!strcmp(arg, "latest") || all_digits(arg))
 		return true;
-	plain = nst > 1 ? split_at(arg, nst, &k) : NULL;
+	plain = nst > 1 ? cmp_split_db_ref(arg, nst, &k) : NULL;
 	free(plain);
 	return plain != NULL;
 }
@@ -165,7 +154,7 @@ static int collect(struct store *st, size_t k, size_t nst, char **args,
 					     args[a], store_path(st));
 		}
 		if (nst > 1) {
-			plain = split_at(args[a], nst, &only);
+			plain = cmp_split_db_ref(args[a], nst, &only);
 			if (!plain)
 				return error("with %zu --db, name run '%s' as "
 					     "%s@N for the N-th", nst, args[a],

@@ -144,8 +144,7 @@ static char *db_names(struct store *const *st, size_t nst)
 	return strbuf_detach(&b, NULL);
 }
 
-/* "ID@K": run ID of the K-th --db (from 1). */
-static char *split_at(const char *arg, size_t nst, size_t *only)
+char *cmp_split_db_ref(const char *arg, size_t nst, size_t *only)
 {
 	const char *at = strrchr(arg, '@');
 	long long k;
@@ -161,7 +160,7 @@ static int resolve(struct store *const *st, size_t nst, const char *arg,
 		   struct cands *c)
 {
 	size_t only;
-	char *plain = split_at(arg, nst, &only);
+	char *plain = cmp_split_db_ref(arg, nst, &only);
 	const char *a = plain ? plain : arg;
 	char *names;
 	int rc = 0;

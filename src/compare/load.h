@@ -36,6 +36,9 @@ struct cmp_input {
 int cmp_input_load(const char *const *dbs, size_t nr_dbs,
 		   char *const *args, size_t nr_args, struct cmp_input *in);
 void cmp_input_release(struct cmp_input *in);
+/* "ID@K", run ID of the K-th of nst --db (from 1): K - 1 in *k and ID
+ * (malloc'd) returned; NULL (and *k SIZE_MAX) when arg is no such name. */
+char *cmp_split_db_ref(const char *arg, size_t nst, size_t *k);
 
 /*
  * --pair A=B: targets named A in some runs and B in others are one
