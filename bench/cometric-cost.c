@@ -21,8 +21,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cometric.h"
-#include "result.h"
+#include "cometric/cometric.h"
+#include "measure/result.h"
 #include "store/store.h"
 #include "util/util.h"
 

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "doc/doc.h"
-#include "par.h"
+#include "phase/par.h"
 #include "util/cmdopt.h"
 #include "util/opt.h"
 #include "util/suggest.h"

@@ -26,7 +26,7 @@
 #include "frag/frag.h"
 #include "fs/state.h"
 #include "fs/target.h"
-#include "runner.h"
+#include "run/runner.h"
 #include "store/writer.h"
 #include "util/strbuf.h"
 #include "util/interrupt.h"
@@ -34,7 +34,7 @@
 #include "util/outfile.h"
 #include "util/util.h"
 #include "util/version.h"
-#include "workload.h"
+#include "phase/workload.h"
 
 /* The runner's handler: a --with workload then sees Ctrl-C too. */
 #define age_stop phase_stop_requested()

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 enum check_level {
 	CHECK_NONE = 0,

@@ -11,7 +11,7 @@
 
 #include "fs/golden.h"
 #include "age/session.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "fs/target.h"
 #include "util/defaults.h"
 #include "util/util.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check/check.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "output/checks.h"
 #include "store/store.h"
 #include "util/jsonout.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "fs/state.h"
 #include "fs/undo.h"
 #include "trace/blktrace.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "compare/compare.h"
 
 static const int adjust_values[] = {

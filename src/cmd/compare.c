@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "compare/compare.h"
 #include "compare/load.h"
 #include "compare/explain.h"

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd.h"
-#include "runner.h"
+#include "cmd/cmd.h"
+#include "run/runner.h"
 #include "util/defaults.h"
 #include "util/util.h"
 #include "workloads/compilebench/cbstate.h"

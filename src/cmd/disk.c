@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "disk/calibrate.h"
 #include "disk/diskmodel.h"
 #include "util/outfile.h"

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "preflight.h"
+#include "cmd/cmd.h"
+#include "run/preflight.h"
 #include "store/store.h"
 #include "util/util.h"
 #include "xfer/xfer.h"

@@ -12,10 +12,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "frag/frag.h"
 #include "fs/mount.h"
-#include "measure.h"
+#include "measure/measure.h"
 #include "frag/text.h"
 #include "store/writer.h"
 #include "util/strbuf.h"

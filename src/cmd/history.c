@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "compare/history.h"
 #include "compare/load.h"
 #include "output/history.h"

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "store/store.h"
 #include "util/util.h"
 #include "xfer/xfer.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "model/tarball.h"
 #include "model/treemodel.h"
 #include "util/util.h"

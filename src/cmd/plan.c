@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "compare/load.h"
 #include "compare/plan.h"
 #include "compare/sequential.h"

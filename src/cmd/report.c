@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "compare/compare.h"
 #include "compare/explain.h"
 #include "compare/guard.h"
@@ -18,7 +18,7 @@
 #include "output/chart.h"
 #include "output/html.h"
 #include "output/trend.h"
-#include "preflight.h"
+#include "run/preflight.h"
 #include "util/outfile.h"
 #include "util/strbuf.h"
 #include "util/util.h"

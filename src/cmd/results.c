@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "output/csv.h"
 #include "output/json.h"
 #include "store/store.h"

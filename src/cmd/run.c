@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "age/ager.h"
-#include "cmd.h"
-#include "cometric.h"
-#include "par.h"
-#include "preflight.h"
-#include "progress.h"
-#include "runner.h"
+#include "cmd/cmd.h"
+#include "cometric/cometric.h"
+#include "phase/par.h"
+#include "run/preflight.h"
+#include "phase/progress.h"
+#include "run/runner.h"
 #include "compare/compare.h"
 #include "compare/sequential.h"
 #include "trace/blktrace.h"

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd.h"
-#include "order.h"
+#include "cmd/cmd.h"
+#include "phase/order.h"
 #include "output/checks.h"
 #include "output/csv.h"
 #include "disk/diskphase.h"

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "disk/diskphase.h"
 #include "fs/state.h"
 #include "trace/blktrace.h"

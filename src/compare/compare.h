@@ -68,8 +68,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
-#include "workload.h"
+#include "measure/result.h"
+#include "phase/workload.h"
 
 #define COMPARE_ALPHA 0.05
 #define COMPARE_MIN_CHANGE_PCT 2.0

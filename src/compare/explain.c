@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cometric.h"
+#include "cometric/cometric.h"
 #include "stats/padjust.h"
 #include "stats/stats.h"
 #include "stats/ttest.h"

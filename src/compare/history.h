@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "stats/changepoint.h"
 
 enum hist_by { HIST_BY_RUN = 0, HIST_BY_KERNEL, HIST_BY_VERSION,

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 struct cmp_input {
 	struct run_rec **runs;   /* loaded whole, every argument's */

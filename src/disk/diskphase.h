@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "disk/diskmodel.h"
-#include "result.h"
+#include "measure/result.h"
 
 /*
  * Model a request sample (trace_sample(): data requests in issue order,

@@ -10,13 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "doc/doc.h"
 #include "store/store.h"
 #include "util/cmdopt.h"
 #include "util/opt.h"
 #include "util/util.h"
-#include "workload.h"
+#include "phase/workload.h"
 #include "workloads/registry.h"
 
 /* The shell functions the generated cases call. */

@@ -11,14 +11,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "doc/doc.h"
 #include "util/cmdopt.h"
 #include "util/opt.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 #include "util/version.h"
-#include "workload.h"
+#include "phase/workload.h"
 #include "workloads/registry.h"
 
 /* ---- roff output ---- */

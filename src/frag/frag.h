@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "frag/fiemap.h"
-#include "result.h"
+#include "measure/result.h"
 
 #define FRAG_JSON_FORMAT_VERSION 1
 #define FRAG_MAX_BINS 64

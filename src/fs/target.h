@@ -30,7 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 #define TARGET_DEFAULT_SIZE (8ULL << 30)
 #define TARGET_DEFAULT_SCRATCH "/var/tmp/fslab"

@@ -13,7 +13,7 @@
 
 #include "check/check.h"
 #include "compare/compare.h"
-#include "result.h"
+#include "measure/result.h"
 
 /*
  * The findings: every one with its level, id, subject and reason, then

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "order.h"
+#include "phase/order.h"
 #include "output/checks.h"
 #include "output/explain.h"
 #include "output/fmt.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "compare/compare.h"
-#include "result.h"
+#include "measure/result.h"
 
 /* One field; first says whether it opens the record (no comma). */
 void csv_field(FILE *out, const char *s, bool first);

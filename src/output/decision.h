@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 /* Nothing for a run without --until decided. */
 void decision_print(FILE *out, const struct run_rec *r);

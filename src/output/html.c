@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "order.h"
+#include "phase/order.h"
 #include "output/chart.h"
 #include "output/checks.h"
 #include "output/fmt.h"

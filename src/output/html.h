@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "compare/compare.h"
-#include "workload.h"
+#include "phase/workload.h"
 
 struct explain;
 

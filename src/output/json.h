@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 #define FSLAB_JSON_FORMAT_VERSION 1
 

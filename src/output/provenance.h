@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 /* The block of text lines (run/show header, report header). */
 void provenance_text(FILE *out, const struct run_rec *r);

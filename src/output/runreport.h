@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 void runreport_print(FILE *out, const struct run_rec *run);
 

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 /* dbpath may be NULL (nothing stored). */
 void summary_print(FILE *out, const struct run_rec *r, const char *dbpath);

@@ -18,7 +18,7 @@
 #ifndef FSLAB_STORE_WRITER_H
 #define FSLAB_STORE_WRITER_H
 
-#include "result.h"
+#include "measure/result.h"
 #include "util/util.h"
 
 struct store;

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 #define TRACE_SEEK_SECTORS 128
 #define TRACE_HIST_BINS 48

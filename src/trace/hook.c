@@ -16,7 +16,7 @@
 #include "fs/target.h"
 #include "trace/blktrace.h"
 #include "util/util.h"
-#include "workload.h"
+#include "phase/workload.h"
 
 struct hook_data {
 	char **phases;             /* NULL = all */

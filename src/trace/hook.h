@@ -5,7 +5,7 @@
 #ifndef FSLAB_TRACE_HOOK_H
 #define FSLAB_TRACE_HOOK_H
 
-#include "phase.h"
+#include "phase/phase.h"
 
 struct disk_profile;
 

@@ -65,6 +65,6 @@ int verify_fd(int fd, uint64_t seed, uint64_t id, struct verify_bad *bad,
 	      uint64_t *bytes);
 
 /* verify_fail() and verify_phase_tree(), which run phases, are declared
- * in workload.h (src/phase_verify.c). */
+ * in workload.h (src/phase/phase_verify.c). */
 
 #endif

@@ -15,7 +15,7 @@
 #include "fs/target.h"
 #include "util/spawn.h"
 #include "util/util.h"
-#include "workload.h"
+#include "phase/workload.h"
 
 #define FSCK_OUT_MAX (1u << 20)
 #define FSCK_FOUND "*** fsck found errors ***"

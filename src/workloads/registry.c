@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "util/suggest.h"
 
 const struct workload *const workloads[] = {

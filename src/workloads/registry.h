@@ -3,7 +3,7 @@
 #ifndef FSLAB_REGISTRY_H
 #define FSLAB_REGISTRY_H
 
-#include "workload.h"
+#include "phase/workload.h"
 
 extern const struct workload wl_bonnie;
 extern const struct workload wl_compilebench;

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 struct store;
 

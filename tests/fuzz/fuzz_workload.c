@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_workload.c - libFuzzer target for workload option strings
- * (`--workload NAME:key=val,...`: run_workload_parse in src/runner.c,
+ * (`--workload NAME:key=val,...`: run_workload_parse in src/run/runner.c,
  * which is kv_parse + opt_set of src/util/opt.c plus each workload's
  * check()).
  *
@@ -17,10 +17,10 @@
 
 #include <stdbool.h>
 
-#include "runner.h"
+#include "run/runner.h"
 #include "util/opt.h"
 #include "util/util.h"
-#include "workload.h"
+#include "phase/workload.h"
 
 FUZZ_INIT_DEFAULT()
 

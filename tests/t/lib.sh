@@ -237,7 +237,7 @@ metric_full() {
 
 # check_metric_names [DB]: one ok/not_ok, every metric name stored in DB
 # (default $DB) follows the naming rule for its unit (README "Metric
-# names", src/result.h), restated here so the test does not trust the
+# names", src/measure/result.h), restated here so the test does not trust the
 # code it checks: rates end in /s, durations _s, latency _ms, sizes _B
 # or _MiB, percentages _pct; counts and ratios end in none of them.
 check_metric_names() {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "workloads/compilebench/internal.h"
 
 static struct phase_rec op(uint64_t bytes, uint64_t wall_ns)

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cometric.h"
-#include "result.h"
+#include "cometric/cometric.h"
+#include "measure/result.h"
 #include "util/util.h"
 
 static char *data(const char *name)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "order.h"
+#include "phase/order.h"
 
 #define MAXN 8
 

@@ -20,7 +20,7 @@
 
 #include "compare/history.h"
 #include "output/history.h"
-#include "result.h"
+#include "measure/result.h"
 #include "util/util.h"
 
 /* Run i of 12: create files/s around 1000, 800 from run 7 on. */

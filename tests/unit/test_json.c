@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "output/json.h"
-#include "result.h"
+#include "measure/result.h"
 #include "util/util.h"
 #include "util/version.h"
 

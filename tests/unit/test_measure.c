@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "measure.h"
+#include "measure/measure.h"
 
 static void test_procstat(void **state)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_par.c - the pure parts of the MPI layer (src/par.c): the reorder
+ * test_par.c - the pure parts of the MPI layer (src/phase/par.c): the reorder
  * peer (IOR -C/-Q shift, any K, negative too) and the one-rank world
  * that every collective is outside mpirun (allreduce leaves the values,
  * allgather copies them), where reorder's peers are on a placement,
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "par.h"
+#include "phase/par.h"
 
 static void test_peer(void **state)
 {

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "util/util.h"
-#include "runner.h"
+#include "run/runner.h"
 #include "workloads/registry.h"
 
 static void test_table(void **state)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "stats/lathist.h"
 
 static void test_latency_rule(void **state)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_runner_stonewall.c - the stonewall helpers of the phase API
- * (src/phase.c) in a world of one rank: an armed phase reports the
+ * (src/phase/phase.c) in a world of one rank: an armed phase reports the
  * deadline only once it has passed, an unarmed one never, and the
  * agreement returns the largest worker count and records the stonewall
  * figures with units and better-direction, while the phase's own work
@@ -16,8 +16,8 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "result.h"
-#include "workload.h"
+#include "measure/result.h"
+#include "phase/workload.h"
 
 static void nap_ms(long ms)
 {

@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "store/store.h"
 #include "util/util.h"
 #include "util/version.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "trace/analyze.h"
 #include "trace/blktrace.h"
 #include "trace/plot.h"

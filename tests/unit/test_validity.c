@@ -21,8 +21,8 @@
 
 #include "check/check.h"
 #include "compare/compare.h"
-#include "machine.h"
-#include "result.h"
+#include "cometric/machine.h"
+#include "measure/result.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 

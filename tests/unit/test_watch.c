@@ -17,8 +17,8 @@
 
 #include "fs/mkfs.h"
 #include "output/svgglyph.h"
-#include "preflight.h"
-#include "progress.h"
+#include "run/preflight.h"
+#include "phase/progress.h"
 #include "util/shquote.h"
 #include "util/util.h"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "store/store.h"
 #include "store/writer.h"
 #include "util/util.h"

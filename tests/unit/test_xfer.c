@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "store/store.h"
 #include "util/sha256.h"
 #include "util/util.h"

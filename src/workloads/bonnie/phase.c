@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "util/pyrand.h"
-#include "par.h"
+#include "phase/par.h"
 #include "util/util.h"
 #include "util/verify.h"
 

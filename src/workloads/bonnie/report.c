@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "util/pyrand.h"
-#include "par.h"
+#include "phase/par.h"
 #include "util/util.h"
 #include "util/version.h"
 #include "util/verify.h"

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 /* ---- report, from the stored phases only ---- */
 

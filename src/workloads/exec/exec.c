@@ -20,7 +20,7 @@
 
 #include "util/spawn.h"
 #include "util/util.h"
-#include "workload.h"
+#include "phase/workload.h"
 #include "workloads/exec/internal.h"
 
 #define EXEC_OUT_MAX (16u << 20)

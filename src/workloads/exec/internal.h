@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 struct exec_metric {
 	char *name;      /* as stored: "cmd.NAME", "dbench.MB/s" ... */

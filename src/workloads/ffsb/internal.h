@@ -16,7 +16,7 @@
 
 #include "stats/lathist.h"
 #include "util/pyrand.h"
-#include "workload.h"
+#include "phase/workload.h"
 #include "workloads/ffsb/profile.h"
 
 struct slot {

@@ -33,7 +33,7 @@
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/util.h"
-#include "workload.h"
+#include "phase/workload.h"
 #include "workloads/fio/internal.h"
 
 /* fio's JSON of one section: a few KiB, json+ bins up to a few MiB. */

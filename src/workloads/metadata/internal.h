@@ -15,7 +15,7 @@
 
 #include "stats/lathist.h"
 #include "util/verify.h"
-#include "workload.h"
+#include "phase/workload.h"
 #include "workloads/metadata/metadata.h"
 
 /* Largest total file count: the name keeps it in ten digits. */

@@ -36,7 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "par.h"
+#include "phase/par.h"
 #include "stats/lathist.h"
 #include "util/pyrand.h"
 #include "util/splitmix.h"

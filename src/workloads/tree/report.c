@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "fs/target.h"
-#include "measure.h"
+#include "measure/measure.h"
 #include "model/tarball.h"
 #include "model/treemodel.h"
 #include "stats/repmean.h"

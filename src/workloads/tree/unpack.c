@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "fs/target.h"
-#include "measure.h"
+#include "measure/measure.h"
 #include "model/tarball.h"
 #include "model/treemodel.h"
 #include "util/util.h"

@@ -3,7 +3,7 @@
  * measure.c - phase measurement: clocks, getrusage, /proc/stat and
  * /sys/block/DEV/stat deltas, and the derived figures every phase gets.
  */
-#include "measure.h"
+#include "measure/measure.h"
 
 #include <inttypes.h>
 #include <stdio.h>

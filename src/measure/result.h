@@ -128,7 +128,7 @@ struct target_rec {
 };
 
 /*
- * A recorded fact about the run's setup (src/machine.c, the runner):
+ * A recorded fact about the run's setup (src/cometric/machine.c, the runner):
  * scope "machine" (the kernel, CPU, memory, sysctls), "target:IDX" (the
  * device and loop of command-line target IDX), "cache" (key
  * "WORKLOAD/PHASE", value "cold" or "warm") or "accept" (key a check id

@@ -41,7 +41,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "util/opt.h"
 
 struct target;
@@ -194,7 +194,7 @@ struct workload {
 const char *const *wl_phase_names(const struct workload *wl,
 				  const void *opts);
 
-/* ---- the phase API (implemented by the core, src/phase.c) ---- */
+/* ---- the phase API (implemented by the core, src/phase/phase.c) ---- */
 
 /*
  * The phases the core itself adds to a workload run ("verify-data",
@@ -214,7 +214,7 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 void phase_work(struct phase *ph, uint64_t bytes, uint64_t files,
 		uint64_t ops);
 /*
- * Optional, for the progress line (src/progress.h): how much work the
+ * Optional, for the progress line (src/phase/progress.h): how much work the
  * phase will do (0 where unknown), or how long a time-based phase runs,
  * and the work done so far while it runs.  Cheap (relaxed atomics) and
  * thread-safe; they never touch the phase's record: phase_work() still
@@ -305,7 +305,7 @@ int wl_drop_caches(struct wl_ctx *ctx);
 /* syncfs() the target.  0 or -1. */
 int wl_sync(struct wl_ctx *ctx);
 
-/* ---- --verify in phases (src/phase_verify.c; the pattern: util/verify.h) ---- */
+/* ---- --verify in phases (src/phase/phase_verify.c; the pattern: util/verify.h) ---- */
 
 struct verify_bad;
 

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 enum target_order {
 	ORDER_BALANCED = 0,

@@ -8,7 +8,7 @@
  * cannot be read gives "absent", which the checks report as "could not
  * be checked" rather than as fine.
  */
-#include "machine.h"
+#include "cometric/machine.h"
 
 #include <archive.h>
 #include <ctype.h>
@@ -21,7 +21,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 

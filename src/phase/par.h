@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "measure/result.h"
 
 /* True when fslab was built with MPI. */
 bool par_built(void);

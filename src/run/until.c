@@ -9,8 +9,8 @@
 
 #include "compare/load.h"
 #include "compare/session.h"
-#include "par.h"
-#include "until.h"
+#include "phase/par.h"
+#include "run/until.h"
 
 #include "store/writer.h"
 #include "util/util.h"

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "compare/sequential.h"
-#include "result.h"
+#include "measure/result.h"
 #include "store/store.h"
 
 struct run_writer;

@@ -3,7 +3,7 @@
  * par.c - the MPI layer (see par.h).  Without HAVE_MPI every function is
  * the one-rank case, so the rest of fslab never needs an #ifdef.
  */
-#include "par.h"
+#include "phase/par.h"
 
 #include <limits.h>
 #include <stdio.h>

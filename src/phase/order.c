@@ -4,7 +4,7 @@
  * Latin square over the repetitions, its symbols relabelled by a
  * permutation drawn from the seed with splitmix64 + Fisher-Yates.
  */
-#include "order.h"
+#include "phase/order.h"
 
 #include <stdlib.h>
 #include <string.h>

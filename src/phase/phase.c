@@ -7,24 +7,24 @@
  * stonewall helpers, the ranks' directories and the cache/sync steps
  * between phases (wl_*).
  */
-#include "phase_internal.h"
+#include "phase/phase_internal.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cometric.h"
+#include "cometric/cometric.h"
 #include "fs/target.h"
-#include "machine.h"
-#include "measure.h"
-#include "par.h"
-#include "progress.h"
+#include "cometric/machine.h"
+#include "measure/measure.h"
+#include "phase/par.h"
+#include "phase/progress.h"
 #include "stats/stats.h"
 #include "store/writer.h"
 #include "util/interrupt.h"
 #include "util/strbuf.h"
 #include "util/util.h"
-#include "workload.h"
+#include "phase/workload.h"
 
 /* The run's phase hooks (none outside a run, e.g. under `fslab age`). */
 static const struct phase_hook *ctx_hooks(const struct wl_ctx *ctx,

@@ -14,7 +14,7 @@
 
 #include "util/util.h"
 #include "util/verify.h"
-#include "workload.h"
+#include "phase/workload.h"
 
 int verify_fail(struct phase *ph, const char *path,
 		const struct verify_bad *bad)

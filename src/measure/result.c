@@ -2,7 +2,7 @@
 /*
  * result.c - constructors and destructors for the result tree (result.h).
  */
-#include "result.h"
+#include "measure/result.h"
 
 #include <ctype.h>
 #include <errno.h>

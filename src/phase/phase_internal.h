@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "phase.h"
+#include "phase/phase.h"
 #include "store/writer.h"
 
 struct cometric_reader;

@@ -15,7 +15,7 @@
  * normally.  A second signal exits at once: the state journal lets
  * `fslab cleanup` finish the job.
  */
-#include "runner.h"
+#include "run/runner.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -28,24 +28,24 @@
 #include <unistd.h>
 #include <math.h>
 
-#include "cometric.h"
+#include "cometric/cometric.h"
 #include "fs/state.h"
-#include "order.h"
+#include "phase/order.h"
 #include "fs/wldir.h"
-#include "machine.h"
-#include "measure.h"
-#include "phase_internal.h"
+#include "cometric/machine.h"
+#include "measure/measure.h"
+#include "phase/phase_internal.h"
 #include "output/checks.h"
 #include "output/json.h"
 #include "output/decision.h"
 #include "output/runreport.h"
 #include "output/summary.h"
-#include "par.h"
-#include "progress.h"
+#include "phase/par.h"
+#include "phase/progress.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "store/writer.h"
-#include "until.h"
+#include "run/until.h"
 #include "util/interrupt.h"
 #include "util/util.h"
 #include "util/version.h"

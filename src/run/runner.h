@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "fs/target.h"
-#include "phase.h"
-#include "workload.h"
+#include "phase/phase.h"
+#include "phase/workload.h"
 
 struct run_workload {
 	const struct workload *wl;

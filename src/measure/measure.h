@@ -11,7 +11,7 @@
 #ifndef FSLAB_MEASURE_H
 #define FSLAB_MEASURE_H
 
-#include "result.h"
+#include "measure/result.h"
 
 struct measure_snap {
 	uint64_t mono_ns, real_ns;

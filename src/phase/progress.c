@@ -7,7 +7,7 @@
  * reading the device counters and writing to the terminal happen in the
  * timer thread, at most four times a second.
  */
-#include "progress.h"
+#include "phase/progress.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "measure.h"
-#include "result.h"
+#include "measure/measure.h"
+#include "measure/result.h"
 #include "util/util.h"
-#include "workload.h"
+#include "phase/workload.h"
 
 #define TICK_NS 250000000L
 

@@ -42,7 +42,7 @@ void progress_where(size_t k, size_t n, const char *name, int rep, int reps);
  * ends it. */
 void progress_step(const char *what);
 
-/* Called by the phase API (src/phase.c) around every phase. */
+/* Called by the phase API (src/phase/phase.c) around every phase. */
 void progress_phase_begin(const char *workload, const char *phase,
 			  const char *label, const char *devname);
 void progress_phase_end(const struct phase_rec *rec);

@@ -4,7 +4,7 @@
  * preflight.h).  Problems are collected as lines and printed as one
  * error; the checks themselves never print.
  */
-#include "preflight.h"
+#include "run/preflight.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,8 +20,8 @@
 
 #include "fs/golden.h"
 #include "fs/mkfs.h"
-#include "par.h"
-#include "runner.h"
+#include "phase/par.h"
+#include "run/runner.h"
 #include "util/outfile.h"
 #include "util/util.h"
 

@@ -3,7 +3,7 @@
  * cometric.c - co-metrics around every phase (see cometric.h): the
  * definitions, the pure parsers, the snapshot and the difference.
  */
-#include "cometric.h"
+#include "cometric/cometric.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -18,7 +18,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "result.h"
+#include "measure/result.h"
 #include "util/util.h"
 
 /*
