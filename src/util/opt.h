@@ -115,7 +115,5 @@ const char *opt_default_text(const struct opt *o);
 void opt_help(FILE *out, const struct opt *tab, const char *indent);
 /* Closest name in tab to key by edit distance, or NULL if none is close. */
 const char *opt_suggest(const struct opt *tab, const char *key);
-/* Levenshtein distance, for "did you mean" everywhere. */
-size_t str_distance(const char *a, const char *b);
 
 #endif

@@ -32,5 +32,7 @@ void suggest_init(struct suggest *s, const char *key);
 bool suggest_add(struct suggest *s, const char *cand);
 /* The candidate to offer, or NULL when none is close enough. */
 const char *suggest_result(const struct suggest *s);
+/* Levenshtein distance: the edits that turn a into b. */
+size_t str_distance(const char *a, const char *b);
 
 #endif

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "util/opt.h"
+#include "util/suggest.h"
 #include "util/util.h"
 
 struct topts {
