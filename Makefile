@@ -10,6 +10,7 @@
 #   make no-mpi       build/no-mpi/fslab: the same without MPI
 #   make deps         install the Debian packages fslab needs (root)
 #   make check-includes  fail on a cycle in the module include graph
+#   make check-sizes     fail on a src/ file over 900 lines or a function over 150
 #   make clean
 
 CC      ?= cc
@@ -32,7 +33,7 @@ PC_DEB = sqlite3:libsqlite3-dev blkid:libblkid-dev mount:libmount-dev \
 	libtracefs:libtracefs-dev libtraceevent:libtraceevent-dev \
 	liburing:liburing-dev nettle:nettle-dev cmocka:libcmocka-dev
 PC_NEED = $(PKGS) $(if $(filter unit check,$(MAKECMDGOALS))$(filter tests/%,$(MAKECMDGOALS)),cmocka)
-ifeq ($(filter deps run check clean check-includes,$(MAKECMDGOALS)),)
+ifeq ($(filter deps run check clean check-includes check-sizes,$(MAKECMDGOALS)),)
 ifeq ($(shell command -v pkg-config),)
 $(error pkg-config not found: install the Debian package pkg-config (or run 'make deps'))
 endif
@@ -97,8 +98,12 @@ $(VERSION_H): FORCE
 check-includes:
 	@scripts/check-includes.sh
 
+# No src/ file over 900 lines, no function over 150 (but the listed).
+check-sizes:
+	@scripts/check-sizes.sh
+
 FORCE:
-.PHONY: FORCE check-includes
+.PHONY: FORCE check-includes check-sizes
 
 all: $(BUILD)/fslab fslab
 
@@ -157,6 +162,7 @@ check:
 	$(MAKE) WERROR=1 BUILD=build/asan SANITIZE=address,undefined \
 		TEST_HOOKS=1 all unit
 	scripts/check-includes.sh
+	scripts/check-sizes.sh
 	scripts/check-externs.sh build
 	scripts/check-paths.sh
 	FSLAB="$(CURDIR)/build/asan/fslab" prove -v -e bash tests/t/t[0-9]*.sh

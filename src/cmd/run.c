@@ -298,6 +298,83 @@ static int add_aged_twins(struct run_config *cfg, const char *profile)
 	return 0;
 }
 
+/* --until decided: why its options do not go together, or NULL (and a set). */
+static const char *until_args(struct run_args *a)
+{
+	const char *why = NULL;
+
+	if (a->cfg.until_cov > 0)
+		why = "--until decided and --until-cov exclude each "
+		      "other";
+	else if (a->repeat)
+		why = "--until decided repeats on its own: use "
+		      "--min-repeat and --max-repeat, not --repeat";
+	else if (a->order == ORDER_BLOCKED)
+		why = "--until decided looks after every repetition of "
+		      "all targets: not with --order blocked";
+	else if (a->cfg.nr_targets + (a->aged_profile ? 1 : 0) < 2)
+		why = "--until decided compares targets: give two or "
+		      "more (-t A -t B)";
+	if (!a->max_repeat)
+		a->max_repeat = SEQ_DEFAULT_MAX_REPEAT;
+	if (!why && a->max_repeat < a->min_repeat)
+		why = "--max-repeat is below --min-repeat";
+	if (!why && a->max_repeat - a->min_repeat + 1 > SEQ_MAX_LOOKS)
+		why = "--max-repeat is more than "
+		      FSLAB_STR(SEQ_MAX_LOOKS) " looks past "
+		      "--min-repeat";
+	if (why)
+		return why;
+	a->repeat = a->min_repeat;
+	a->cfg.until_decided = true;
+	a->cfg.min_repeat = (int)a->min_repeat;
+	return NULL;
+}
+
+/* --trace: check its phases, load the disk model, add the trace hook;
+ * 0, or the usage error's exit code. */
+static int trace_args(struct run_config *cfg, bool tracing,
+		      const char *trace, const char *disk_model,
+		      struct disk_profile *disk, bool *have_disk)
+{
+	char err[512];
+	int rc;
+
+	if (tracing) {
+		const char *const **known = xcalloc(cfg->nr_wls + 1,
+						    sizeof(*known));
+		size_t nr_known = cfg->nr_wls;
+
+		for (size_t i = 0; i < cfg->nr_wls; i++)
+			known[i] = wl_phase_names(cfg->wls[i].wl,
+						  cfg->wls[i].opts);
+		/* --verify adds its final pass to every workload run. */
+		if (cfg->verify)
+			known[nr_known++] = wl_core_phases;
+		rc = trace_check_phases(trace, known, nr_known, err,
+					sizeof(err));
+		free(known);
+		if (rc < 0) {
+			rc = cmdopt_usage_error(&cmd_run_opts, "%s", err);
+			return rc;
+		}
+		if (disk_profile_load(disk_model ? disk_model :
+				      DISK_DEFAULT_PROFILE, disk) < 0) {
+			rc = cmdopt_usage_error(&cmd_run_opts, "bad "
+						"--disk-model '%s'",
+						disk_model);
+			return rc;
+		}
+		*have_disk = true;
+		run_config_add_hook(cfg, trace_phase_hook(trace, disk));
+	} else if (disk_model) {
+		rc = cmdopt_usage_error(&cmd_run_opts, "--disk-model needs "
+					"--trace");
+		return rc;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static struct phase_hook pause_hook = {
@@ -336,35 +413,12 @@ int cmd_run(int argc, char **argv)
 		goto parse_failed;
 	}
 	if (a.until) {
-		const char *why = NULL;
+		const char *why = until_args(&a);
 
-		if (a.cfg.until_cov > 0)
-			why = "--until decided and --until-cov exclude each "
-			      "other";
-		else if (a.repeat)
-			why = "--until decided repeats on its own: use "
-			      "--min-repeat and --max-repeat, not --repeat";
-		else if (a.order == ORDER_BLOCKED)
-			why = "--until decided looks after every repetition of "
-			      "all targets: not with --order blocked";
-		else if (a.cfg.nr_targets + (a.aged_profile ? 1 : 0) < 2)
-			why = "--until decided compares targets: give two or "
-			      "more (-t A -t B)";
-		if (!a.max_repeat)
-			a.max_repeat = SEQ_DEFAULT_MAX_REPEAT;
-		if (!why && a.max_repeat < a.min_repeat)
-			why = "--max-repeat is below --min-repeat";
-		if (!why && a.max_repeat - a.min_repeat + 1 > SEQ_MAX_LOOKS)
-			why = "--max-repeat is more than "
-			      FSLAB_STR(SEQ_MAX_LOOKS) " looks past "
-			      "--min-repeat";
 		if (why) {
 			rc = cmdopt_usage_error(&cmd_run_opts, "%s", why);
 			goto parse_failed;
 		}
-		a.repeat = a.min_repeat;
-		a.cfg.until_decided = true;
-		a.cfg.min_repeat = (int)a.min_repeat;
 	}
 	if (!a.repeat)
 		a.repeat = 1;
@@ -419,38 +473,9 @@ int cmd_run(int argc, char **argv)
 		cfg.nr_wls = ARRAY_SIZE(default_suite);
 	}
 
-	if (tracing) {
-		const char *const **known = xcalloc(cfg.nr_wls + 1,
-						    sizeof(*known));
-		size_t nr_known = cfg.nr_wls;
-
-		for (size_t i = 0; i < cfg.nr_wls; i++)
-			known[i] = wl_phase_names(cfg.wls[i].wl,
-						  cfg.wls[i].opts);
-		/* --verify adds its final pass to every workload run. */
-		if (cfg.verify)
-			known[nr_known++] = wl_core_phases;
-		rc = trace_check_phases(trace, known, nr_known, err,
-					sizeof(err));
-		free(known);
-		if (rc < 0) {
-			rc = cmdopt_usage_error(&cmd_run_opts, "%s", err);
-			goto out;
-		}
-		if (disk_profile_load(a.disk_model ? a.disk_model :
-				      DISK_DEFAULT_PROFILE, &disk) < 0) {
-			rc = cmdopt_usage_error(&cmd_run_opts, "bad "
-						"--disk-model '%s'",
-						a.disk_model);
-			goto out;
-		}
-		have_disk = true;
-		run_config_add_hook(&cfg, trace_phase_hook(trace, &disk));
-	} else if (a.disk_model) {
-		rc = cmdopt_usage_error(&cmd_run_opts, "--disk-model needs "
-					"--trace");
+	rc = trace_args(&cfg, tracing, trace, a.disk_model, &disk, &have_disk);
+	if (rc)
 		goto out;
-	}
 
 	/* "fslab run ...", shell-quoted (argv_join): it pastes back. */
 	cfg.cmdline = argv_join("fslab", argc, argv);

@@ -12,7 +12,7 @@
  * store never sees, or stores a record twice.  Without a store (no
  * --db, or MPI ranks other than 0) it only keeps the run in memory.
  *
- * SQL stays in store.c: the writer calls its store_* functions only.
+ * SQL stays in the store's other files: the writer calls store_* only.
  * Every function prints its own error and returns -1 on failure.
  */
 #ifndef FSLAB_STORE_WRITER_H
