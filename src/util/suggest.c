@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "util/suggest.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
