@@ -25,25 +25,6 @@
  * Step a SELECT: 1 for a row, 0 when done, -1 after a message.  Reads
  * only wait on a checkpoint or WAL recovery, so a short retry suffices.
  */
-int step_row(struct store *st, sqlite3_stmt *s, const char *what)
-{
-	uint64_t deadline = now_ns() + STORE_RETRY_NS;
-	int rc;
-
-	for (;;) {
-		rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW)
-			return 1;
-		if (rc == SQLITE_DONE)
-			return 0;
-		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) ||
-		    now_ns() > deadline)
-			break;
-		usleep(10000);
-	}
-	return db_error(st, what);
-}
-
 static int load_metrics(struct store *st, struct phase_rec *p)
 {
 	sqlite3_stmt *s = stmt_get(st, S_METRIC_SELECT);

@@ -356,3 +356,24 @@ void store_snapshot_end(struct store *st)
 	    exec_retry(st, "COMMIT", "end a read transaction"))
 		tx_rollback(st);
 }
+
+/* A row (1), the end (0) or an error (-1); a busy store is waited for
+ * as long as a write is (STORE_RETRY_NS). */
+int step_row(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	uint64_t deadline = now_ns() + STORE_RETRY_NS;
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW)
+			return 1;
+		if (rc == SQLITE_DONE)
+			return 0;
+		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) ||
+		    now_ns() > deadline)
+			break;
+		usleep(10000);
+	}
+	return db_error(st, what);
+}
