@@ -31,11 +31,23 @@ r=$(run_of reg)
 	not_ok "stops at the first look (3 repetitions), decided" "$(q "select decision, decision_reps from runs where id = $r")" "$(grep -A5 '^until decided' <<<"$out")"
 [ "$(q "select count(*) from wlruns where run_id = $r")" -eq 6 ] &&
 	ok "three repetitions of each target ran" || not_ok "three repetitions of each target ran" "$(q "select count(*) from wlruns where run_id = $r")"
+# Which of create and unlink the family holds depends on the disk: a
+# phase whose mean wall time is under the 50 ms of --min-wall in both
+# configurations is too short to judge (a fast disk can sync 100 files
+# in less).  The expectation is read from the stored wall times, so the
+# test holds on any machine; at least one of the two must be judged.
+family=$(q "select p.name from phases p join wlruns w on w.id = p.wlrun_id
+	join targets t on t.id = w.target_id where w.run_id = $r
+	and p.name in ('create', 'unlink') group by p.name, t.name
+	having avg(p.wall_ns) >= 50e6" | sort -u)
+want=$(for p in $family; do echo "$p=REGRESSION@3"; done)
 got=$(q "select phase || '=' || verdict || '@' || reps from decisions where run_id = $r and label = 'sync' order by phase")
-[ "$got" = "$(printf 'create=REGRESSION@3\nunlink=REGRESSION@3')" ] &&
-	ok "create and unlink: REGRESSION, decided at 3" || not_ok "create and unlink: REGRESSION, decided at 3" "$got"
+[ -n "$family" ] && [ "$got" = "$want" ] &&
+	ok "create and unlink: REGRESSION, decided at 3 (family: $(echo $family))" ||
+	not_ok "create and unlink: REGRESSION, decided at 3" "got '$got', want '$want'"
+first=$(echo $family | cut -d' ' -f1)
 grep -q '^until decided: decided (3 repetitions)' <<<"$out" &&
-	grep -qE 'create files/s, sync vs baseline: REGRESSION -[0-9.]+%.* at 3' <<<"$out" &&
+	grep -qE "${first:-create} files/s, sync vs baseline: REGRESSION -[0-9.]+%.* at 3" <<<"$out" &&
 	ok "the run's summary says so" || not_ok "the run's summary says so" "$(grep -A4 '^until decided' <<<"$out")"
 out=$("$FSLAB" show reg --db "$DB" 2>&1)
 grep -q '^until decided: decided (3 repetitions)' <<<"$out" && ok "show: the decision" ||
@@ -46,8 +58,10 @@ u = json.load(sys.stdin)["run"]["until"]
 assert u["rule"] == "decided" and u["decision"] == "decided", u
 assert u["repetitions"] == 3, u
 v = {c["phase"]: (c["verdict"], c["decided_at"]) for c in u["comparisons"]}
-assert v["create"] == ("REGRESSION", 3) and v["unlink"] == ("REGRESSION", 3), v
-'; then ok "JSON: until.decision, repetitions and each verdict"
+want = sys.argv[1].split()
+assert want and sorted(v) == sorted(want), (v, want)
+assert all(v[p] == ("REGRESSION", 3) for p in want), v
+' "$family"; then ok "JSON: until.decision, repetitions and each verdict"
 else not_ok "JSON: until.decision, repetitions and each verdict"; fi
 
 # 2. A/A with a 20 % margin: "equivalent" once every interval fits.
