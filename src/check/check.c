@@ -81,7 +81,7 @@ static const struct check_def defs[] = {
 void check_opts_init(struct check_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->min_change_pct = 2.0;
+	o->min_change_pct = NAN;
 	o->min_wall_s = 0.050;
 	o->alpha = 0.05;
 	o->power = 0.80;
@@ -378,9 +378,25 @@ static bool check_cpu_bound(struct ctx *c)
 void check_run(const struct run_rec *r, const struct check_opts *o,
 	       struct check_report *out)
 {
-	struct ctx c = { .r = r, .o = o, .rep = out };
+	struct check_opts eff = *o;
+	struct ctx c = { .r = r, .o = &eff, .rep = out };
 	struct series *s;
 	size_t nr_s, n = 0;
+
+	/* A run says what change it was planned to see (run --min-change,
+	 * or the default suite's own); an explicit check --min-change
+	 * overrides it. */
+	c.planned = !isnan(eff.min_change_pct);
+	if (!c.planned) {
+		const char *v = run_rec_fact(r, "plan", "min_change_pct");
+		char *end;
+		double pct = v ? strtod(v, &end) : NAN;
+
+		c.planned = v && end != v && !*end && pct >= 0;
+		eff.min_change_pct = c.planned ? pct : CHECK_MIN_CHANGE_PCT;
+	}
+	for (size_t i = 0; i < r->nr_targets && !c.planned; i++)
+		c.planned = r->targets[i].idx != r->targets[0].idx;
 
 	memset(out, 0, sizeof(*out));
 	out->run_id = r->id;

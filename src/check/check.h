@@ -54,14 +54,20 @@ struct check_report {
 };
 
 struct check_opts {
-	double min_change_pct;    /* the change a comparison should see */
+	double min_change_pct;    /* the change a comparison should see;
+				   * NAN: the one the run was planned for
+				   * (its fact plan/min_change_pct), else
+				   * CHECK_MIN_CHANGE_PCT */
 	double min_wall_s;        /* shorter phases are too short to judge */
 	double alpha, power;      /* for the minimum detectable change */
 	const char *const *accept; /* ids silenced besides the run's own */
 	size_t nr_accept;
 };
 
-/* The defaults of compare (compare.h): 2 %, 50 ms, 0.05, 0.80. */
+#define CHECK_MIN_CHANGE_PCT 2.0
+
+/* The defaults of compare (compare.h): the run's planned change or 2 %,
+ * 50 ms, 0.05, 0.80. */
 void check_opts_init(struct check_opts *o);
 
 /* Every check, in report order. */

@@ -34,6 +34,8 @@ struct ctx {
 	const struct run_rec *r;
 	const struct check_opts *o;
 	struct check_report *rep;
+	bool planned;          /* the run (or the user) named the change it
+				* should see, or it compares targets */
 	struct pgroup *g;
 	size_t nr_g, alloc_g;
 };

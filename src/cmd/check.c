@@ -52,9 +52,11 @@ static const struct cmdopt check_table[] = {
 	CMDOPT_CB(0, "accept", struct check_args, accept, "ID",
 		  cmd_accept_cb, CMD_ACCEPT_HELP),
 	CMDOPT_DBL(0, "min-change", struct check_args, min_change, "PCT", 0,
-		   HUGE_VAL, "2",
+		   HUGE_VAL, NULL,
 		   "the change a comparison should be able to see, for the "
-		   "repetitions check"),
+		   "repetitions check (default: the --min-change the run "
+		   "was made with, else 2; a run of one target that named "
+		   "none is told its resolution as a note)"),
 	CMDOPT_BOOL(0, "facts", struct check_args, facts,
 		    "text: also list the recorded setup (machine, devices)"),
 	CMDOPT_TABLE_END,
@@ -98,7 +100,7 @@ const struct cmdopt_cmd cmd_check_opts = {
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { .fmt.format = "text", .min_change = 2.0 };
+	struct check_args a = { .fmt.format = "text", .min_change = NAN };
 	struct store *st;
 	json_t *arr = NULL;
 	int first, rc = EXIT_OK;

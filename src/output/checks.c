@@ -36,6 +36,73 @@ static void count(const struct check_report *rep, size_t n[4], size_t *acc)
 	}
 }
 
+/* The brief view: what is wrong, and a single-configuration run's
+ * resolution (the repetitions note), which the next comparison needs. */
+static bool shown_brief(const struct check_finding *f)
+{
+	return !f->accepted && (f->level >= CHECK_WARNING ||
+				!strcmp(f->id, "repetitions"));
+}
+
+static bool same_kind(const struct check_finding *a,
+		      const struct check_finding *b)
+{
+	return a->level == b->level && !strcmp(a->id, b->id) &&
+	       shown_brief(a) && shown_brief(b);
+}
+
+static bool first_of_kind(const struct check_report *rep, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (same_kind(&rep->f[j], &rep->f[i]))
+			return false;
+	return true;
+}
+
+/* Length of "TARGET WORKLOAD/" when subject s starts with it, else 0. */
+static size_t dir_prefix(const char *s)
+{
+	const char *slash = strchr(s, '/');
+
+	return slash ? (size_t)(slash - s) + 1 : 0;
+}
+
+/*
+ * One line per check id and level: a check that fires on several phases
+ * names them all once ("ext4 compilebench/native-unpatched,
+ * native-patched: ...") with what it looks for and the first finding's
+ * figures; 'fslab check RUN' lists each.
+ */
+static void print_brief(FILE *out, const struct check_report *rep, size_t i)
+{
+	const struct check_finding *f = &rep->f[i];
+	const struct check_def *d = check_def_find(f->id);
+	struct strbuf subj = STRBUF_INIT;
+	size_t nr = 0, pre = dir_prefix(f->subject);
+
+	for (size_t j = i; j < rep->nr; j++) {
+		const char *s = rep->f[j].subject;
+
+		if (!same_kind(&rep->f[j], f))
+			continue;
+		if (!nr++)
+			strbuf_addstr(&subj, s);
+		else if (pre && dir_prefix(s) == pre &&
+			 !strncmp(s, f->subject, pre))
+			strbuf_addf(&subj, ", %s", s + pre);
+		else
+			strbuf_addf(&subj, ", %s", s);
+	}
+	if (nr == 1)
+		fprintf(out, "  %-7s %s: %s: %s\n", check_level_name(f->level),
+			f->id, subj.buf, f->reason);
+	else
+		fprintf(out, "  %-7s %s (%zu): %s: %s; the first: %s\n",
+			check_level_name(f->level), f->id, nr, subj.buf,
+			d ? d->what : f->id, f->reason);
+	strbuf_release(&subj);
+}
+
 void checks_print_text(FILE *out, const struct check_report *rep, bool brief)
 {
 	size_t n[4], acc;
@@ -60,8 +127,11 @@ void checks_print_text(FILE *out, const struct check_report *rep, bool brief)
 	for (size_t i = 0; i < rep->nr; i++) {
 		const struct check_finding *f = &rep->f[i];
 
-		if (brief && (f->accepted || f->level < CHECK_WARNING))
+		if (brief) {
+			if (shown_brief(f) && first_of_kind(rep, i))
+				print_brief(out, rep, i);
 			continue;
+		}
 		fprintf(out, "  %-7s %s: %s: %s%s\n",
 			check_level_name(f->level), f->id, f->subject,
 			f->reason, f->accepted ? " (accepted)" : "");

@@ -23,6 +23,7 @@
 #include "output/provenance.h"
 #include "stats/repmean.h"
 #include "stats/stats.h"
+#include "util/shquote.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
@@ -468,4 +469,37 @@ void summary_print(FILE *out, const struct run_rec *r, const char *dbpath)
 		release_row(row);
 	}
 	free(rows);
+}
+
+void summary_print_next(FILE *out, const struct run_rec *r, const char *db)
+{
+	char *q = db ? sh_quote(db) : NULL;
+	char *dbarg = q ? xasprintf(" --db %s", q) : xstrdup("");
+	long long id = (long long)r->id;
+	bool several = false;
+	char *cmd[3];
+	const char *what[3];
+	int w = 0;
+
+	for (size_t i = 0; i < r->nr_targets && !several; i++)
+		several = r->targets[i].idx != r->targets[0].idx;
+	cmd[0] = xasprintf("fslab check %lld%s", id, dbarg);
+	what[0] = "every finding of the setup check";
+	cmd[1] = xasprintf("fslab compare %lld%s%s", id,
+			   several ? "" : " OTHER", dbarg);
+	what[1] = several ? "its targets against the first, with verdicts"
+			  : "against another run (OTHER: its id or tag), "
+			    "e.g. of 'fslab run -t ext4:mount=sync'";
+	cmd[2] = xasprintf("fslab report %lld%s%s -o report.html", id,
+			   several ? "" : " OTHER", dbarg);
+	what[2] = "the same comparison as one HTML file";
+	for (int i = 0; i < 3; i++)
+		w = (int)strlen(cmd[i]) > w ? (int)strlen(cmd[i]) : w;
+	fprintf(out, "next:\n");
+	for (int i = 0; i < 3; i++) {
+		fprintf(out, "  %-*s  %s\n", w, cmd[i], what[i]);
+		free(cmd[i]);
+	}
+	free(dbarg);
+	free(q);
 }

@@ -128,6 +128,13 @@ static struct run_rec *new_run(const struct run_config *cfg)
 		machine_record(r);
 	for (size_t i = 0; i < cfg->nr_accept; i++)
 		run_rec_add_fact(r, "accept", cfg->accept[i], "--accept");
+	/* what the setup check's repetitions advice measures against */
+	if (cfg->change_planned) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%g", cfg->min_change_pct);
+		run_rec_add_fact(r, "plan", "min_change_pct", buf);
+	}
 	return r;
 }
 
@@ -782,6 +789,9 @@ out:
 		decision_print(text_out(cfg), rn.w.run);
 	if (par_rank() == 0 && !cfg->plain && rn.w.run->nr_wlruns)
 		checks_print_run_brief(text_out(cfg), rn.w.run);
+	if (par_rank() == 0 && !cfg->plain && rn.w.run->nr_wlruns &&
+	    !exit_code && dbpath)
+		summary_print_next(text_out(cfg), rn.w.run, cfg->db);
 	until_release(&until);
 	cometric_reader_free(rn.co_reader);
 	writer_close(&rn.w);

@@ -34,6 +34,9 @@ struct run_config {
 				  * (compare/sequential.h), max_repeat at most */
 	int min_repeat;          /* its first look */
 	double min_change_pct;   /* its practical threshold */
+	bool change_planned;     /* --min-change or --until decided named
+				  * it: recorded as fact plan/min_change_pct
+				  * for the setup check */
 	double alpha;            /* its family-wise level */
 	bool reuse;              /* one filesystem per target for all reps */
 	bool blocked;            /* A A A B B B instead of A B A B A B */
