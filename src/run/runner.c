@@ -702,6 +702,19 @@ int runner_execute(const struct run_config *cfg)
 	if (rn.co_metrics != COMETRIC_NONE)
 		rn.co_reader = cometric_reader_new();
 
+	/*
+	 * Flush what the machine wrote before the run (an apt install, a
+	 * build, a copy): its writeback would share the device with the
+	 * first repetition only.  Measured here: 3 GB left dirty made the
+	 * default suite's CoV 51 % instead of 1-2 %.
+	 */
+	if (par_rank() == 0 && !cfg->plain) {
+		progress_step("flushing the machine's dirty pages (sync)");
+		sync();
+		progress_step(NULL);
+	}
+	par_barrier();
+
 	if (cfg->blocked) {
 		for (size_t i = 0; i < cfg->nr_targets && !stop_requested;
 		     i++) {
