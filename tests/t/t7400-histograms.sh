@@ -8,7 +8,8 @@
 # stored p99 falls inside the bucket the histogram gives for p99 (the
 # nearest-rank sample, ceil(0.99 n)); CSV has one lat_hist row per
 # bucket; and an export imported into a second store gives identical
-# hists rows.
+# hists rows; under mpirun, 2 ranks' histograms merge exactly into the
+# job's record and its latency figures come from the merge.
 . "$(dirname "$0")/lib.sh"
 need_loop
 need_cmd sqlite3 python3 mkfs.ext4
@@ -135,6 +136,38 @@ sz=$(q "select length(h.buckets) from hists h join $PHASES p on
 [ -n "$sz" ] && [ "$sz" -lt 2000 ] &&
 	ok "create's histogram blob is compact ($sz bytes)" ||
 	not_ok "create's histogram blob is compact" "'$sz' bytes"
+
+# MPI: 2 ranks' histograms merged exactly into the job's record, and
+# its latency figures recomputed from the merge (not rank 0's own)
+if command -v mpirun >/dev/null && "$FSLAB" --version | grep -q 'mpi: yes'; then
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	truncate -s 512M "$SCRATCH/shared.img"
+	loop=$(losetup -f --show "$SCRATCH/shared.img")
+	cleanup_add "losetup -d $loop"
+	mkfs.ext4 -q -F "$loop"
+	mkdir "$SCRATCH/shared"
+	mount "$loop" "$SCRATCH/shared"
+	cleanup_add "umount '$SCRATCH/shared'"
+	timeout 300 mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$FSLAB" run --target "dir:$SCRATCH/shared" \
+		--workload metadata:files=300 --db "$DB" --tag t7400-mpi \
+		>"$SCRATCH/mpi.out" 2>"$SCRATCH/mpi.err" ||
+		not_ok "mpi: run" "$(tail -5 "$SCRATCH/mpi.err")"
+	got=$(q "select group_concat(p.phase || '=' || (h.count = p.ops and
+		h.count = (select sum(ops) from workers k
+			   where k.phase_id = p.phase_id) and
+		(select count(*) from workers k where k.phase_id = p.phase_id) = 2 and
+		abs((select value from metrics m where m.phase_id = p.phase_id
+		     and m.name = 'lat_max_ms') * 1e6 - h.max) < 0.5), ' ')
+		from hists h join $PHASES p on h.phase_id = p.phase_id
+		where p.tag = 't7400-mpi' and p.phase in ('create', 'stat', 'unlink')
+		order by p.seq")
+	is "mpi: 2 ranks' histograms merged (count = both ranks' ops, max = the job's)" \
+		"$got" "create=1 stat=1 unlink=1"
+	umount "$SCRATCH/shared" && losetup -d "$loop"
+else
+	ok "mpi: merged histograms # skip no mpirun or no MPI build"
+fi
 
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
 	not_ok "no mount or loop device left"
