@@ -188,6 +188,152 @@ void phase_rec_add_latency(struct phase_rec *p, const char *prefix,
 	phase_rec_add_metric(p, latency_metric_name(name, sizeof(name), prefix,
 						    "mean"),
 			     lathist_mean(h) / 1e6, "ms", BETTER_LOWER);
+	phase_rec_add_hist(p, prefix, h);
+}
+
+void phase_rec_set_latency(struct phase_rec *p, const char *prefix,
+			   const struct lathist *h)
+{
+	static const char *const stats[] = { "p50", "p95", "p99", "max",
+					     "mean" };
+	char name[128];
+	size_t keep = 0;
+
+	/* drop the old figures, keeping the others in their order */
+	for (size_t i = 0; i < p->nr_metrics; i++) {
+		struct metric *m = &p->metrics[i];
+		bool mine = false;
+
+		for (size_t k = 0; k < ARRAY_SIZE(stats) && !mine; k++)
+			mine = !strcmp(m->name, latency_metric_name(
+					name, sizeof(name), prefix, stats[k]));
+		if (mine) {
+			free(m->name);
+			free(m->unit);
+			continue;
+		}
+		p->metrics[keep++] = *m;
+	}
+	p->nr_metrics = keep;
+	if (!h->count)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(stats); i++) {
+		double q = i == 0 ? 0.50 : i == 1 ? 0.95 : i == 2 ? 0.99 : 1.0;
+		double v = i == 4 ? lathist_mean(h)
+				  : (double)lathist_quantile(h, q);
+
+		phase_rec_add_metric(p, latency_metric_name(name, sizeof(name),
+							    prefix, stats[i]),
+				     v / 1e6, "ms", BETTER_LOWER);
+	}
+}
+
+const struct hist_rec *phase_rec_hist(const struct phase_rec *p,
+				      const char *op)
+{
+	if (!op)
+		op = "";
+	for (size_t i = 0; i < p->nr_hists; i++)
+		if (!strcmp(p->hists[i].op, op))
+			return &p->hists[i];
+	return NULL;
+}
+
+void hist_rec_from_lathist(struct hist_rec *h, const struct lathist *src)
+{
+	size_t lo = 0, hi = LATHIST_NR;
+
+	while (lo < hi && !src->b[lo])
+		lo++;
+	while (hi > lo && !src->b[hi - 1])
+		hi--;
+	free(h->b);
+	h->count = src->count;
+	h->sum = src->sum;
+	h->min = src->min;
+	h->max = src->max;
+	h->nr_buckets = LATHIST_NR;
+	h->first = lo < hi ? (uint32_t)lo : 0;
+	h->nr = (uint32_t)(hi - lo);
+	h->b = h->nr ? xmalloc(h->nr * sizeof(*h->b)) : NULL;
+	if (h->nr)
+		memcpy(h->b, src->b + lo, h->nr * sizeof(*h->b));
+}
+
+int hist_rec_to_lathist(const struct hist_rec *h, struct lathist *out)
+{
+	lathist_init(out);
+	if (h->nr_buckets != LATHIST_NR ||
+	    (uint64_t)h->first + h->nr > LATHIST_NR)
+		return -1;
+	for (uint32_t i = 0; i < h->nr; i++)
+		out->b[h->first + i] = h->b[i];
+	out->count = h->count;
+	out->sum = h->sum;
+	out->min = h->count ? h->min : out->min;
+	out->max = h->max;
+	return 0;
+}
+
+static struct hist_rec *new_hist(struct phase_rec *p, const char *op,
+				 const char *unit)
+{
+	struct hist_rec *h;
+
+	ALLOC_GROW(p->hists, p->nr_hists + 1, p->alloc_hists);
+	h = &p->hists[p->nr_hists++];
+	memset(h, 0, sizeof(*h));
+	h->op = xstrdup(op ? op : "");
+	h->unit = xstrdup(unit ? unit : "");
+	return h;
+}
+
+void phase_rec_add_hist(struct phase_rec *p, const char *op,
+			const struct lathist *h)
+{
+	struct hist_rec *old = (struct hist_rec *)phase_rec_hist(p, op);
+	struct lathist *sum;
+
+	if (!h->count)
+		return;
+	if (!old) {
+		hist_rec_from_lathist(new_hist(p, op, "ns"), h);
+		return;
+	}
+	/* the same op twice: one histogram of both, exactly */
+	sum = xmalloc(sizeof(*sum));
+	if (hist_rec_to_lathist(old, sum))
+		BUG("histogram '%s' has %u buckets, not %u", old->op,
+		    old->nr_buckets, (unsigned)LATHIST_NR);
+	lathist_merge(sum, h);
+	hist_rec_from_lathist(old, sum);
+	free(sum);
+}
+
+struct hist_rec *phase_rec_copy_hist(struct phase_rec *p,
+				     const struct hist_rec *src)
+{
+	struct hist_rec *h = new_hist(p, src->op, src->unit);
+	uint64_t *b = NULL;
+
+	if (src->nr) {
+		b = xmalloc(src->nr * sizeof(*b));
+		memcpy(b, src->b, src->nr * sizeof(*b));
+	}
+	*h = (struct hist_rec){ .op = h->op, .unit = h->unit,
+				.count = src->count, .sum = src->sum,
+				.min = src->min, .max = src->max,
+				.nr_buckets = src->nr_buckets,
+				.first = src->first, .nr = src->nr, .b = b };
+	return h;
+}
+
+void hist_rec_release(struct hist_rec *h)
+{
+	free(h->op);
+	free(h->unit);
+	free(h->b);
+	memset(h, 0, sizeof(*h));
 }
 
 const struct metric *phase_rec_metric(const struct phase_rec *p,
@@ -273,6 +419,9 @@ void phase_rec_release(struct phase_rec *p)
 	free(p->metrics);
 	free(p->workers);
 	free(p->rqs);
+	for (size_t i = 0; i < p->nr_hists; i++)
+		hist_rec_release(&p->hists[i]);
+	free(p->hists);
 	free(p->name);
 	free(p->label);
 	free(p->error);

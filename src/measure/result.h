@@ -61,6 +61,21 @@ struct rq_sample {
 	char rw;               /* 'R' or 'W' */
 };
 
+/*
+ * A latency histogram kept whole with its phase (stats/lathist.h's
+ * bucket scheme): one per op class, op the latency prefix ("" for
+ * none), unit of the values "ns".  Compact: only the buckets from the
+ * first to the last non-empty one are kept, b[i] counting bucket
+ * first + i; nr_buckets is the scheme's bucket count (LATHIST_NR when
+ * made by this fslab; the store refuses any other).
+ */
+struct hist_rec {
+	char *op, *unit;
+	uint64_t count, sum, min, max;
+	uint32_t nr_buckets, first, nr;
+	uint64_t *b;
+};
+
 enum phase_status {
 	PHASE_OK = 0,
 	PHASE_FAILED,      /* the workload reported an error in this phase */
@@ -86,6 +101,9 @@ struct phase_rec {
 	struct rq_sample *rqs;
 	size_t nr_rqs;
 	uint64_t rqs_total;
+	/* Latency histograms, in the order recorded; op names unique. */
+	struct hist_rec *hists;
+	size_t nr_hists, alloc_hists;
 };
 
 struct wlrun_rec {
@@ -232,6 +250,34 @@ extern const char *const trace_key_metrics[];
  */
 void phase_rec_add_latency(struct phase_rec *p, const char *prefix,
 			   const struct lathist *h);
+/*
+ * The same figures from h, replacing p's metrics of those names (MPI:
+ * rank 0's own figures become the job's from the merged histogram).
+ */
+void phase_rec_set_latency(struct phase_rec *p, const char *prefix,
+			   const struct lathist *h);
+/*
+ * Keep a copy of h with p as its histogram of op (NULL: ""), unit
+ * "ns"; one already kept for op is merged into (exactly).  Nothing
+ * when h is empty.  phase_rec_add_latency() calls it.
+ */
+void phase_rec_add_hist(struct phase_rec *p, const char *op,
+			const struct lathist *h);
+/* Append a copy of src (a loaded or imported histogram) as it is. */
+struct hist_rec *phase_rec_copy_hist(struct phase_rec *p,
+				     const struct hist_rec *src);
+/* p's histogram of op ("" or NULL: none), or NULL. */
+const struct hist_rec *phase_rec_hist(const struct phase_rec *p,
+				      const char *op);
+/*
+ * h as a whole struct lathist (every bucket, count, sum, min, max):
+ * 0, or -1 when h has another bucket scheme (nr_buckets != LATHIST_NR)
+ * or buckets outside it.  From a lathist: replaces h's counts (op and
+ * unit stay).
+ */
+int hist_rec_to_lathist(const struct hist_rec *h, struct lathist *out);
+void hist_rec_from_lathist(struct hist_rec *h, const struct lathist *src);
+void hist_rec_release(struct hist_rec *h);
 /* The name of one of them, stat "p99" -> "PREFIX.lat_p99_ms", in buf. */
 const char *latency_metric_name(char *buf, size_t len, const char *prefix,
 				const char *stat);

@@ -11,6 +11,7 @@
 #include "output/csv.h"
 #include "output/fmt.h"
 #include "output/provenance.h"
+#include "stats/lathist.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -201,6 +202,48 @@ static void setup_rows(FILE *out, const struct run_rec *r)
 	check_report_release(&rep);
 }
 
+/*
+ * A phase's latency histograms, one row per non-empty bucket: metric
+ * "[OP.]lat_hist:LO-HI" (inclusive edges, in the histogram's unit,
+ * ns), value the bucket's count, unit "samples".
+ */
+static void hist_rows(FILE *out, const struct run_rec *r,
+		      const struct wlrun_rec *w, const struct target_rec *t,
+		      const struct phase_rec *p, const char *st)
+{
+	for (size_t i = 0; i < p->nr_hists; i++) {
+		const struct hist_rec *h = &p->hists[i];
+
+		for (uint32_t k = 0; k < h->nr; k++) {
+			char name[160];
+
+			if (!h->b[k])
+				continue;
+			snprintf(name, sizeof(name), "%s%slat_hist:%llu-%llu",
+				 h->op, *h->op ? "." : "",
+				 (unsigned long long)lathist_bucket_low(
+					 h->first + k),
+				 (unsigned long long)lathist_bucket_high(
+					 h->first + k));
+			csv_int(out, r->id, true);
+			csv_field(out, r->tag, false);
+			csv_field(out, t ? t->name : NULL, false);
+			csv_int(out, t ? t->idx : -1, false);
+			csv_int(out, w->rep, false);
+			csv_field(out, w->workload, false);
+			csv_field(out, p->name, false);
+			csv_int(out, p->seq, false);
+			csv_field(out, p->label, false);
+			csv_field(out, st, false);
+			csv_field(out, name, false);
+			csv_int(out, (long long)h->b[k], false);
+			csv_field(out, "samples", false);
+			csv_field(out, "none", false);
+			csv_end(out);
+		}
+	}
+}
+
 void csv_write_run(FILE *out, const struct run_rec *r)
 {
 	static const char *const cols[] = {
@@ -241,6 +284,7 @@ void csv_write_run(FILE *out, const struct run_rec *r)
 				csv_field(out, better_name(m->better), false);
 				csv_end(out);
 			}
+			hist_rows(out, r, w, t, p, st);
 		}
 	}
 }

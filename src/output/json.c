@@ -20,6 +20,7 @@
 #include "output/checks.h"
 #include "output/fmt.h"
 #include "output/provenance.h"
+#include "stats/lathist.h"
 #include "util/jsonout.h"
 #include "util/outfile.h"
 #include "util/util.h"
@@ -127,6 +128,45 @@ static json_t *sample_json(const struct phase_rec *p)
 	return o;
 }
 
+/*
+ * A phase's latency histograms (README "Latency and stalls"): per op
+ * class the exact count, min, max and sum (in unit) and the non-empty
+ * buckets with their inclusive edges.  A histogram of another bucket
+ * scheme never loads, so the edges are this fslab's.
+ */
+static json_t *hists_json(const struct phase_rec *p)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < p->nr_hists; i++) {
+		const struct hist_rec *h = &p->hists[i];
+		json_t *o = json_object(), *b = json_array();
+
+		jout_set(o, "op", jout_str(h->op));
+		jout_set(o, "unit", jout_str(h->unit));
+		jout_set(o, "count", jout_u64(h->count));
+		jout_set(o, "min", h->count ? jout_u64(h->min) : json_null());
+		jout_set(o, "max", h->count ? jout_u64(h->max) : json_null());
+		jout_set(o, "sum", jout_u64(h->sum));
+		for (uint32_t k = 0; k < h->nr; k++) {
+			json_t *e;
+
+			if (!h->b[k])
+				continue;
+			e = json_object();
+			jout_set(e, "lo", jout_u64(lathist_bucket_low(
+						h->first + k)));
+			jout_set(e, "hi", jout_u64(lathist_bucket_high(
+						h->first + k)));
+			jout_set(e, "count", jout_u64(h->b[k]));
+			jout_push(b, e);
+		}
+		jout_set(o, "buckets", b);
+		jout_push(arr, o);
+	}
+	return arr;
+}
+
 static json_t *phase_json(const struct phase_rec *p)
 {
 	const struct measure *m = &p->m;
@@ -166,6 +206,7 @@ static json_t *phase_json(const struct phase_rec *p)
 	for (size_t i = 0; i < p->nr_workers; i++)
 		jout_push(arr, worker_json(&p->workers[i]));
 	jout_set(o, "workers", arr);
+	jout_set(o, "histograms", hists_json(p));
 	if (p->rqs_total || p->nr_rqs)
 		jout_set(o, "trace_sample", sample_json(p));
 	return o;

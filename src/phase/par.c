@@ -296,6 +296,49 @@ int par_gather(const struct par_share *mine, struct par_share *all)
 	return bad;
 }
 
+static unsigned char *gather_alone(const void *mine, size_t len,
+				    size_t *lens)
+{
+	unsigned char *all = xmalloc(len ? len : 1);
+
+	if (len)
+		memcpy(all, mine, len);
+	lens[0] = len;
+	return all;
+}
+
+unsigned char *par_gather_bytes(const void *mine, size_t len, size_t *lens)
+{
+	int n = (int)len, *counts = NULL, *displs = NULL;
+	unsigned char *all = NULL;
+	size_t total = 0;
+
+	if (!active)
+		return gather_alone(mine, len, lens);
+	if (len > INT32_MAX)
+		die("%zu bytes are too many to gather over MPI", len);
+	if (rank == 0) {
+		counts = xcalloc((size_t)size, sizeof(*counts));
+		displs = xcalloc((size_t)size, sizeof(*displs));
+	}
+	MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (rank == 0) {
+		for (int r = 0; r < size; r++) {
+			if (total + (size_t)counts[r] > INT32_MAX)
+				die("too many bytes to gather over MPI");
+			displs[r] = (int)total;
+			lens[r] = (size_t)counts[r];
+			total += (size_t)counts[r];
+		}
+		all = xmalloc(total ? total : 1);
+	}
+	MPI_Gatherv(mine, n, MPI_BYTE, all, counts, displs, MPI_BYTE, 0,
+		    MPI_COMM_WORLD);
+	free(counts);
+	free(displs);
+	return all;
+}
+
 void par_allreduce_u64(uint64_t *v, size_t n, enum par_op op)
 {
 	static const MPI_Op ops[] = { [PAR_MAX] = MPI_MAX,
@@ -395,6 +438,16 @@ int par_gather(const struct par_share *mine, struct par_share *all)
 	if (all)
 		all[0] = *mine;
 	return mine->failed ? 0 : -1;
+}
+
+unsigned char *par_gather_bytes(const void *mine, size_t len, size_t *lens)
+{
+	unsigned char *all = xmalloc(len ? len : 1);
+
+	if (len)
+		memcpy(all, mine, len);
+	lens[0] = len;
+	return all;
 }
 
 void par_allreduce_u64(uint64_t *v, size_t n, enum par_op op)

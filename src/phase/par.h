@@ -67,6 +67,13 @@ struct par_share {
  */
 int par_gather(const struct par_share *mine, struct par_share *all);
 
+/*
+ * Gather every rank's len bytes at mine on rank 0: there a new buffer
+ * of them all, rank after rank, with lens[r] rank r's length (lens has
+ * size entries); NULL elsewhere.  Alone: a copy of mine.  Collective.
+ */
+unsigned char *par_gather_bytes(const void *mine, size_t len, size_t *lens);
+
 /* How the values of all ranks combine in par_allreduce_u64(). */
 enum par_op { PAR_MAX, PAR_MIN, PAR_SUM };
 

@@ -19,7 +19,9 @@
 #include "measure/measure.h"
 #include "phase/par.h"
 #include "phase/progress.h"
+#include "stats/lathist.h"
 #include "stats/stats.h"
+#include "store/histblob.h"
 #include "store/writer.h"
 #include "util/interrupt.h"
 #include "util/strbuf.h"
@@ -137,6 +139,81 @@ static void aggregate_hosts(struct phase_rec *rec,
 	free(rate);
 }
 
+/* src's histograms merged into dst's, by op, exactly. */
+static void merge_hists(struct phase_rec *dst, const struct phase_rec *src)
+{
+	struct lathist *a = xmalloc(sizeof(*a)), *b = xmalloc(sizeof(*b));
+
+	for (size_t i = 0; i < src->nr_hists; i++) {
+		const struct hist_rec *s = &src->hists[i];
+		struct hist_rec *d = (struct hist_rec *)phase_rec_hist(dst,
+								       s->op);
+
+		if (!d) {
+			phase_rec_copy_hist(dst, s);
+			continue;
+		}
+		if (hist_rec_to_lathist(d, a) || hist_rec_to_lathist(s, b))
+			BUG("a histogram of another bucket scheme");
+		lathist_merge(a, b);
+		hist_rec_from_lathist(d, a);
+	}
+	free(a);
+	free(b);
+}
+
+/*
+ * Under MPI, every rank's latency histograms are merged exactly into
+ * rank 0's record (by op class), and its latency figures are
+ * recomputed from the merged ones: the job's p99 is the p99 of all
+ * samples, never one rank's nor an average of ranks'.  Collective.
+ */
+static void aggregate_hists(struct phase_rec *rec)
+{
+	size_t len, *lens = xcalloc((size_t)par_size(), sizeof(*lens));
+	unsigned char *mine = histblob_pack(rec->hists, rec->nr_hists, &len);
+	unsigned char *all = par_gather_bytes(mine, len, lens);
+	struct phase_rec job = { 0 };
+	struct lathist *h;
+	size_t off = 0;
+	char why[160];
+
+	free(mine);
+	if (!all || par_rank() != 0) {
+		free(all);
+		free(lens);
+		return;
+	}
+	for (int r = 0; r < par_size(); off += lens[r], r++) {
+		struct phase_rec one = { 0 };
+
+		if (histblob_unpack(&one, all + off, lens[r], why, sizeof(why)))
+			BUG("rank %d's histograms: %s", r, why);
+		merge_hists(&job, &one);
+		phase_rec_release(&one);
+	}
+	h = xmalloc(sizeof(*h));
+	for (size_t i = 0; i < job.nr_hists; i++) {
+		const struct hist_rec *j = &job.hists[i];
+
+		if (hist_rec_to_lathist(j, h))
+			BUG("a histogram of another bucket scheme");
+		phase_rec_set_latency(rec, *j->op ? j->op : NULL, h);
+	}
+	free(h);
+	for (size_t i = 0; i < rec->nr_hists; i++)
+		hist_rec_release(&rec->hists[i]);
+	free(rec->hists);
+	rec->hists = job.hists;
+	rec->nr_hists = job.nr_hists;
+	rec->alloc_hists = job.alloc_hists;
+	job.hists = NULL;
+	job.nr_hists = 0;
+	phase_rec_release(&job);
+	free(all);
+	free(lens);
+}
+
 /*
  * Under MPI, turn this rank's phase record into the job's, the IOR way:
  * global time = latest end - earliest start, work = the sum over ranks,
@@ -167,6 +244,7 @@ static void aggregate_ranks(struct phase_rec *rec,
 		snprintf(mine.error, sizeof(mine.error), "%s", rec->error);
 	if (par_rank() == 0)
 		all = xcalloc((size_t)n, sizeof(*all));
+	aggregate_hists(rec);
 	bad = par_gather(&mine, all);
 	par_barrier();
 	if (bad >= 0 && rec->status != PHASE_FAILED) {
@@ -323,6 +401,8 @@ void phase_metrics_copy(struct phase *ph, const struct phase_rec *src)
 				     src->metrics[i].value,
 				     src->metrics[i].unit,
 				     src->metrics[i].better);
+	for (size_t i = 0; i < src->nr_hists; i++)
+		phase_rec_copy_hist(&ph->rec, &src->hists[i]);
 }
 
 void phase_latency(struct phase *ph, const char *prefix,

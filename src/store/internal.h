@@ -61,6 +61,8 @@ enum stmt_id {
 	S_DECISION_SELECT,
 	S_TEXT_INSERT,
 	S_TEXT_SELECT,
+	S_HIST_INSERT,
+	S_HIST_SELECT,
 	NR_STMTS
 };
 
@@ -90,5 +92,9 @@ int exec_retry(struct store *st, const char *sql, const char *what);
 int query_int(struct store *st, const char *sql, int *out, int *rc_out);
 /* query.c: step a SELECT: 1 for a row, 0 when done, -1 after a message. */
 int step_row(struct store *st, sqlite3_stmt *s, const char *what);
+/* hist.c: a phase's histograms, written and read. */
+int insert_hists(struct store *st, int64_t phase_id,
+		 const struct phase_rec *p);
+int load_hists(struct store *st, struct phase_rec *p);
 
 #endif

@@ -32,12 +32,13 @@
  * runs.decision_reps and the decisions table (`run --until decided`);
  * 7 adds runs.uuid and runs.source_host (a run's global id and, for an
  * imported run, the host it came from); 8 adds wlrun_texts (texts a
- * workload keeps with its run: fio's job file and its JSON output).
+ * workload keeps with its run: fio's job file and its JSON output);
+ * 9 adds hists (every phase's latency histograms, whole).
  * Older databases are
  * migrated forward in place by schema_init(), one step at a time, each
  * step only adding tables, so an old fslab's rows stay as they were.
  */
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 #define STORE_BUSY_TIMEOUT_MS 30000
 
 static const char schema[] =
@@ -191,6 +192,22 @@ static const char schema_v8[] =
 	" name TEXT NOT NULL, content TEXT NOT NULL);"
 	"CREATE INDEX wlrun_texts_wlrun ON wlrun_texts(wlrun_id);";
 
+/*
+ * Version 9: a phase's latency histograms, whole (struct hist_rec): one
+ * row per op class (op: the latency prefix, '' for none; unit of the
+ * values, 'ns'), the bucket scheme's bucket count (a store read by an
+ * fslab of another scheme is refused, never misread), the exact count,
+ * sum, min and max, and the buckets as a blob (store/histblob.h).
+ */
+static const char schema_v9[] =
+	"CREATE TABLE hists ("
+	" phase_id INTEGER NOT NULL REFERENCES phases(id) ON DELETE CASCADE,"
+	" op TEXT NOT NULL, unit TEXT NOT NULL,"
+	" nr_buckets INTEGER NOT NULL, count INTEGER NOT NULL,"
+	" sum INTEGER NOT NULL, min INTEGER NOT NULL, max INTEGER NOT NULL,"
+	" buckets BLOB NOT NULL,"
+	" UNIQUE (phase_id, op));";
+
 /* migrations[v] takes a version-v database to version v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = schema_v2,
@@ -200,6 +217,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[5] = schema_v6,
 	[6] = schema_v7,
 	[7] = schema_v8,
+	[8] = schema_v9,
 };
 
 char *store_default_path(void)

@@ -150,6 +150,12 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_TEXT_SELECT] =
 		"SELECT name, content FROM wlrun_texts WHERE wlrun_id = ?"
 		" ORDER BY rowid",
+	[S_HIST_INSERT] =
+		"INSERT INTO hists (phase_id, op, unit, nr_buckets, count,"
+		" sum, min, max, buckets) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[S_HIST_SELECT] =
+		"SELECT op, unit, nr_buckets, count, sum, min, max, buckets"
+		" FROM hists WHERE phase_id = ? ORDER BY rowid",
 };
 
 int db_error(struct store *st, const char *what)

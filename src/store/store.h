@@ -88,6 +88,17 @@ int store_load_run(struct store *st, int64_t run_id, struct run_rec **out)
 /* The same without workers and trace samples: for figures only. */
 int store_load_run_metrics(struct store *st, int64_t run_id,
 			   struct run_rec **out) MUST_CHECK;
+/*
+ * The latency histogram of op ("" or NULL: the one without a prefix)
+ * merged exactly over the phases phase_ids[0..n) (repetitions of one
+ * phase, say): every bucket, count, sum, min and max.  *found is how
+ * many of them had one.  A histogram of another bucket scheme is
+ * refused (-1 with a message), never misread.
+ */
+struct lathist;
+int store_hist_merge(struct store *st, const int64_t *phase_ids, size_t n,
+		     const char *op, struct lathist *out, size_t *found)
+	MUST_CHECK;
 /* Newest first; each element is a run_rec with targets and wlruns filled
  * but no phases.  *nr set.  Free each with run_rec_free and the array. */
 int store_list_runs(struct store *st, struct run_rec ***out, size_t *nr)

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "stats/lathist.h"
 #include "xfer/internal.h"
 #include "util/jsonout.h"
 #include "util/util.h"
@@ -20,6 +21,37 @@
 static json_t *ju64(uint64_t v)
 {
 	return json_integer((json_int_t)v);
+}
+
+/*
+ * A phase's latency histograms, exactly: the bucket scheme's bucket
+ * count (an importer of another scheme refuses them), count, sum, min,
+ * max and the non-empty buckets as [index, count] pairs.
+ */
+static json_t *hists_json(const struct phase_rec *p)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < p->nr_hists; i++) {
+		const struct hist_rec *h = &p->hists[i];
+		json_t *o = json_object(), *b = json_array();
+
+		jout_set(o, "op", jout_str(h->op));
+		jout_set(o, "unit", jout_str(h->unit));
+		jout_set(o, "nr_buckets", json_integer(h->nr_buckets));
+		jout_set(o, "count", ju64(h->count));
+		jout_set(o, "sum", ju64(h->sum));
+		jout_set(o, "min", ju64(h->min));
+		jout_set(o, "max", ju64(h->max));
+		for (uint32_t k = 0; k < h->nr; k++)
+			if (h->b[k])
+				jout_push(b, json_pack("[I,o]",
+					(json_int_t)(h->first + k),
+					ju64(h->b[k])));
+		jout_set(o, "buckets", b);
+		jout_push(a, o);
+	}
+	return a;
 }
 
 static json_t *phase_json(const struct phase_rec *p)
@@ -69,6 +101,9 @@ static json_t *phase_json(const struct phase_rec *p)
 				  ju64(w->ops)));
 	}
 	jout_set(o, "workers", a);
+	/* only when there are some: older runs' canonical form stays */
+	if (p->nr_hists)
+		jout_set(o, "histograms", hists_json(p));
 	if (p->rqs_total || p->nr_rqs) {
 		json_t *t = json_object(), *rq = json_array();
 
@@ -239,6 +274,74 @@ static double num_or_nan(const json_t *v)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* The buckets of one histogram into h: false when malformed. */
+static bool hist_buckets_read(const json_t *a, struct lathist *h)
+{
+	const json_t *v;
+	uint64_t total = 0;
+	json_int_t prev = -1;
+	size_t i;
+
+	json_array_foreach(a, i, v) {
+		const json_t *idx = json_array_get(v, 0);
+		const json_t *n = json_array_get(v, 1);
+		uint64_t c;
+
+		if (json_array_size(v) != 2 || !json_is_integer(idx) ||
+		    !json_is_integer(n) || json_integer_value(idx) <= prev ||
+		    json_integer_value(idx) >= (json_int_t)LATHIST_NR)
+			return false;
+		c = (uint64_t)json_integer_value(n);
+		if (!c || total + c < total)
+			return false;
+		prev = json_integer_value(idx);
+		h->b[prev] = c;
+		total += c;
+	}
+	return total == h->count;
+}
+
+static void hists_read(struct rd *rd, const json_t *a, struct phase_rec *p)
+{
+	/* static: the reason outlives the reader (xfer_run_read's *why) */
+	static char msg[160];
+	struct lathist *h = xmalloc(sizeof(*h));
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(a, i, v) {
+		json_int_t nb = rint64(rd, v, "nr_buckets");
+		const char *op = json_string_value(json_object_get(v, "op"));
+		const char *unit = json_string_value(json_object_get(v, "unit"));
+		struct hist_rec tmp = { 0 };
+
+		if (nb != (json_int_t)LATHIST_NR) {
+			snprintf(msg, sizeof(msg), "a histogram of %lld "
+				 "buckets; this fslab's bucket scheme has %u: "
+				 "it was written with a different one",
+				 (long long)nb, (unsigned)LATHIST_NR);
+			rd->what = rd->what ? rd->what : msg;
+			continue;
+		}
+		lathist_init(h);
+		h->count = (uint64_t)rint64(rd, v, "count");
+		h->sum = (uint64_t)rint64(rd, v, "sum");
+		h->min = (uint64_t)rint64(rd, v, "min");
+		h->max = (uint64_t)rint64(rd, v, "max");
+		if (!op || !unit || phase_rec_hist(p, op) ||
+		    !hist_buckets_read(rarr(rd, v, "buckets"), h)) {
+			rd->what = rd->what ? rd->what : "histograms";
+			continue;
+		}
+		hist_rec_from_lathist(&tmp, h);
+		tmp.op = (char *)op;
+		tmp.unit = (char *)unit;
+		phase_rec_copy_hist(p, &tmp);
+		free(tmp.b);
+	}
+	free(h);
+}
+
 static void phase_read(struct rd *rd, const json_t *o, struct phase_rec *p)
 {
 	const json_t *m = field(rd, o, "measure", JSON_OBJECT, false), *a, *v;
@@ -306,6 +409,7 @@ static void phase_read(struct rd *rd, const json_t *o, struct phase_rec *p)
 		w->files = (uint64_t)json_integer_value(json_array_get(v, 4));
 		w->ops = (uint64_t)json_integer_value(json_array_get(v, 5));
 	}
+	hists_read(rd, field(rd, o, "histograms", JSON_ARRAY, true), p);
 	m = field(rd, o, "trace_sample", JSON_OBJECT, true);
 	if (m) {
 		size_t alloc = 0;

@@ -4,7 +4,8 @@
  * self-describing JSON file (optionally compressed), so results move
  * between machines and stores.  The format is described in
  * doc/history.md; each run is whole (provenance, targets, workload runs
- * with their options and order, every phase with its metrics, workers
+ * with their options and order, every phase with its metrics, latency
+ * histograms, workers
  * and trace sample) and carries its global id, so an import adds only
  * what the store lacks.
  */

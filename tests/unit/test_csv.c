@@ -15,6 +15,7 @@
 
 #include "compare/compare.h"
 #include "output/csv.h"
+#include "stats/lathist.h"
 #include "util/util.h"
 
 static char *field(const char *s)
@@ -75,6 +76,14 @@ static struct run_rec *make_run(void)
 		phase_rec_add_metric(p, "MiB/s", 100 + k, "MiB/s",
 				     BETTER_HIGHER);
 		phase_rec_add_metric(p, "wall_s", 1.5, "s", BETTER_LOWER);
+		if (!k) {
+			struct lathist *h = xmalloc(sizeof(*h));
+
+			lathist_init(h);
+			lathist_add_n(h, 10, 2);
+			phase_rec_add_hist(p, "read", h);
+			free(h);
+		}
 	}
 	return r;
 }
@@ -112,7 +121,10 @@ static void test_run_shape(void **state)
 		prov++;
 	for (const char *p = buf; (p = strstr(p, ",setup:")); p++)
 		prov++;
-	assert_int_equal(records(buf, head), 1 + prov + 2 * 2);
+	/* two metrics a phase, and the first's one histogram bucket */
+	assert_int_equal(records(buf, head), 1 + prov + 2 * 2 + 1);
+	assert_non_null(strstr(buf, ",synth,read,0,,ok,read.lat_hist:10-10,"
+			       "2,samples,none\r\n"));
 	assert_string_equal(head, "run,tag,target,target_idx,rep,workload,"
 			    "phase,seq,label,status,metric,value,unit,"
 			    "better");

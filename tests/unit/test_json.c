@@ -20,6 +20,7 @@
 
 #include "output/json.h"
 #include "measure/result.h"
+#include "stats/lathist.h"
 #include "util/util.h"
 #include "util/version.h"
 
@@ -69,6 +70,16 @@ static struct run_rec *make_run(void)
 	phase_rec_add_metric(p, "MiB/s", 123.5, "MiB/s", BETTER_HIGHER);
 	phase_rec_add_metric(p, "sync_s", NAN, "s", BETTER_LOWER);
 	phase_rec_add_metric(p, "dirs", INFINITY, "files", BETTER_NONE);
+	{
+		/* below 64 ns every value has a bucket of its own */
+		struct lathist *h = xmalloc(sizeof(*h));
+
+		lathist_init(h);
+		lathist_add_n(h, 10, 2);
+		lathist_add_n(h, 20, 1);
+		phase_rec_add_hist(p, NULL, h);
+		free(h);
+	}
 	ALLOC_GROW(p->workers, 1, p->alloc_workers);
 	p->workers[0].worker = 0;
 	p->workers[0].end_ns = 99;
@@ -169,6 +180,26 @@ static void check_doc(json_t *root)
 				json_object_get(p, "workers"), 0), "end_ns")),
 			 99);
 
+	/* the histogram: exact figures, non-empty buckets with edges */
+	m = json_array_get(json_object_get(p, "histograms"), 0);
+	assert_string_equal(json_string_value(json_object_get(m, "op")), "");
+	assert_string_equal(json_string_value(json_object_get(m, "unit")),
+			    "ns");
+	assert_int_equal(json_integer_value(json_object_get(m, "count")), 3);
+	assert_int_equal(json_integer_value(json_object_get(m, "min")), 10);
+	assert_int_equal(json_integer_value(json_object_get(m, "max")), 20);
+	assert_int_equal(json_integer_value(json_object_get(m, "sum")), 40);
+	m = json_object_get(m, "buckets");
+	assert_int_equal(json_array_size(m), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(m,
+				0), "lo")), 10);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(m,
+				0), "hi")), 10);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(m,
+				0), "count")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(m,
+				1), "lo")), 20);
+
 	m = json_object_get(p, "trace_sample");
 	assert_true(json_is_object(m));
 	assert_int_equal(json_integer_value(json_object_get(m, "total")), 7);
@@ -190,6 +221,7 @@ static void check_doc(json_t *root)
 	p = json_array_get(json_object_get(w, "phases"), 1);
 	/* Untraced phases carry no sample key at all. */
 	assert_null(json_object_get(p, "trace_sample"));
+	assert_int_equal(json_array_size(json_object_get(p, "histograms")), 0);
 	assert_string_equal(json_string_value(json_object_get(p, "status")),
 			    "interrupted");
 	assert_string_equal(json_string_value(json_object_get(p, "error")),

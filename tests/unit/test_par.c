@@ -55,6 +55,19 @@ static void test_one_rank_world(void **state)
 	assert_true(v[0] == 42 && v[1] == 7);
 	par_allgather_u64(v, 2, all);
 	assert_true(all[0] == 42 && all[1] == 7);
+	/* alone, gathering bytes gives a copy of one's own */
+	{
+		size_t lens[1] = { 99 };
+		unsigned char *b = par_gather_bytes("abc", 3, lens);
+
+		assert_int_equal(lens[0], 3);
+		assert_memory_equal(b, "abc", 3);
+		free(b);
+		b = par_gather_bytes(NULL, 0, lens);
+		assert_non_null(b);
+		assert_int_equal(lens[0], 0);
+		free(b);
+	}
 }
 
 /*

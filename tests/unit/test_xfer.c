@@ -20,9 +20,11 @@
 #include <string.h>
 
 #include "measure/result.h"
+#include "stats/lathist.h"
 #include "store/store.h"
 #include "util/sha256.h"
 #include "util/util.h"
+#include "xfer/internal.h"
 #include "xfer/xfer.h"
 
 static char dir[4096];
@@ -51,6 +53,20 @@ static int teardown(void **state)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	free(cmd);
 	return 0;
+}
+
+/* A latency histogram of 300 seeded samples, one near 2^64. */
+static void add_hist(struct phase_rec *p, uint64_t seed)
+{
+	struct lathist *h = xmalloc(sizeof(*h));
+
+	lathist_init(h);
+	for (uint64_t i = 0; i < 299; i++)
+		lathist_add(h, 1000 + (seed * 2654435761u + i * 40503u) %
+				   9000000);
+	lathist_add(h, UINT64_MAX - 5);
+	phase_rec_add_latency(p, "create", h);
+	free(h);
 }
 
 /* A finished run in st with two targets, a trace sample, workers. */
@@ -102,6 +118,7 @@ static int64_t make_run(struct store *st, const char *kernel,
 		p->rqs_total = 5;
 		p->rqs[0] = (struct rq_sample){ 1, 2048, 4096, 'W' };
 		p->rqs[1] = (struct rq_sample){ 2, 8, 512, 'R' };
+		add_hist(p, (uint64_t)started + (uint64_t)t);
 		assert_int_equal(store_phase_add(st, w->id, p), 0);
 		assert_int_equal(store_wlrun_finish(st, w->id, "complete"), 0);
 	}
@@ -171,6 +188,21 @@ static void test_round_trip(void **state)
 			    1e-300 / 3);
 		assert_int_equal(r->wlruns[0].phases[0].nr_rqs, 2);
 		assert_int_equal(r->wlruns[0].phases[0].rqs_total, 5);
+		/* the histogram bucket for bucket */
+		{
+			const struct hist_rec *x = &runs[i]->wlruns[0].phases[0]
+							  .hists[0];
+			const struct hist_rec *y = phase_rec_hist(
+				&r->wlruns[0].phases[0], "create");
+
+			assert_non_null(y);
+			assert_true(y->count == 300 && x->count == 300);
+			assert_true(y->sum == x->sum && y->max == x->max &&
+				    y->min == x->min);
+			assert_int_equal(y->first, x->first);
+			assert_int_equal(y->nr, x->nr);
+			assert_memory_equal(y->b, x->b, x->nr * sizeof(*x->b));
+		}
 		run_rec_free(r);
 		free(ca);
 		free(cb);
@@ -209,6 +241,40 @@ static char *slurp(const char *p, size_t *len)
 	*len = fread(s, 1, (1 << 20) - 1, f);
 	fclose(f);
 	return s;
+}
+
+/* A histogram of another bucket scheme is refused, never misread. */
+static void test_other_scheme(void **state)
+{
+	char *db = path("scheme.db");
+	struct store *st;
+	struct run_rec *r, *back;
+	const char *why = NULL;
+	json_t *j, *h;
+	(void)state;
+
+	assert_int_equal(store_open(db, &st), 0);
+	assert_int_equal(store_load_run(st, make_run(st, "6.1", 1700000000,
+						     10), &r), 0);
+	j = xfer_run_json(r, true);
+	back = xfer_run_read(j, &why);
+	assert_non_null(back);
+	run_rec_free(back);
+	h = json_array_get(json_object_get(json_array_get(json_object_get(
+		json_array_get(json_object_get(j, "wlruns"), 0), "phases"), 0),
+		"histograms"), 0);
+	assert_non_null(h);
+	json_object_set_new(h, "nr_buckets", json_integer(LATHIST_NR + 1));
+	assert_null(xfer_run_read(j, &why));
+	assert_non_null(strstr(why, "different"));
+	json_object_set_new(h, "nr_buckets", json_integer(LATHIST_NR));
+	json_object_set_new(h, "count", json_integer(301));
+	assert_null(xfer_run_read(j, &why));
+	assert_string_equal(why, "histograms");
+	json_decref(j);
+	run_rec_free(r);
+	store_close(st);
+	free(db);
 }
 
 static void test_refusals(void **state)
@@ -323,6 +389,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_other_scheme),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_selectors),
 	};
