@@ -26,21 +26,22 @@ case ${1:-} in
 --self-test)
 	# a copy of src/ and scripts/ with one bad include planted at a time
 	t=$(mktemp -d) || exit 2
+	u=util
 	trap 'rm -rf "$t"' EXIT
-	cp -r src scripts "$t" && printf '/* clean */\n' >"$t/src/util/zzz_plant.c" || exit 2
+	cp -r src scripts "$t" && printf '/* clean */\n' >"$t/src/$u/zzz_plant.c" || exit 2
 	"$t/scripts/check-includes.sh" >/dev/null || { echo "self-test: the clean copy fails" >&2; exit 1; }
-	printf '#include "cmd/cmd.h"\n' >"$t/src/util/zzz_plant.c"
+	printf '#include "cmd/cmd.h"\n' >"$t/src/$u/zzz_plant.c"
 	out=$("$t/scripts/check-includes.sh" 2>&1) &&
 		{ echo "self-test: an upward include passed" >&2; exit 1; }
-	grep -q '^src/util/zzz_plant.c:1: util (layer 1) includes cmd' <<<"$out" ||
+	grep -q "^src/$u/zzz_plant.c:1: util (layer 1) includes cmd" <<<"$out" ||
 		{ echo "self-test: upward include not named: $out" >&2; exit 1; }
-	printf '#include "cmd/cmd.h" /* layer-ok: self-test */\n' >"$t/src/util/zzz_plant.c"
+	printf '#include "cmd/cmd.h" /* layer-ok: self-test */\n' >"$t/src/$u/zzz_plant.c"
 	"$t/scripts/check-includes.sh" >/dev/null || { echo "self-test: layer-ok not honoured" >&2; exit 1; }
 	# a.c -> b.h, b.c -> c.h, c.c -> a.h: a circle of three
-	printf '#include "util/zzb.h"\n' >"$t/src/util/zzz_plant.c"
-	printf '#include "util/zzc.h"\n' >"$t/src/util/zzb.c"
-	printf '#include "util/zzz_plant.h"\n' >"$t/src/util/zzc.c"
-	touch "$t/src/util/zzz_plant.h" "$t/src/util/zzb.h" "$t/src/util/zzc.h"
+	printf '#include "%s/zzb.h"\n' "$u" >"$t/src/$u/zzz_plant.c"
+	printf '#include "%s/zzc.h"\n' "$u" >"$t/src/$u/zzb.c"
+	printf '#include "%s/zzz_plant.h"\n' "$u" >"$t/src/$u/zzc.c"
+	touch "$t/src/$u/zzz_plant.h" "$t/src/$u/zzb.h" "$t/src/$u/zzc.h"
 	out=$("$t/scripts/check-includes.sh" 2>&1) &&
 		{ echo "self-test: a circle passed" >&2; exit 1; }
 	grep -q 'include circle: .*util/zzb -> util/zzc -> ' <<<"$out" ||
