@@ -27,7 +27,25 @@
 
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-FSLAB=${FSLAB:-$TOP/fslab}
+# Without FSLAB the tests use the tree's own build, made here when it is
+# missing or older than a source (a fresh clone runs a test by itself);
+# the lock keeps tests started in parallel from building twice.
+_build_if_stale() {
+	local bin=$TOP/build/fslab
+	[ -x "$bin" ] && [ -e "$TOP/fslab" ] &&
+		[ -z "$(find "$TOP/src" "$TOP/Makefile" -newer "$bin" -print -quit)" ] &&
+		return 0
+	mkdir -p "$TOP/build" &&
+		flock "$TOP/build/.test-build.lock" \
+			make -C "$TOP" -j2 all >"$TOP/build/test-build.log" 2>&1 && return 0
+	echo "Bail out! make -C $TOP all failed, see $TOP/build/test-build.log"
+	tail -n 20 "$TOP/build/test-build.log" | sed 's/^/# /'
+	exit 1
+}
+if [ -z "${FSLAB:-}" ]; then
+	_build_if_stale
+	FSLAB=$TOP/fslab
+fi
 export FSLAB
 export XDG_DATA_HOME=${XDG_DATA_HOME:-/nonexistent-fslab-test-home}
 _ntest=0
