@@ -9,7 +9,7 @@
 #   make asan         sanitized build in build/asan
 #   make no-mpi       build/no-mpi/fslab: the same without MPI
 #   make deps         install the Debian packages fslab needs (root)
-#   make check-includes  fail on a cycle in the module include graph
+#   make check-includes  fail on an include up the layers of scripts/layers.txt or a circle
 #   make check-sizes     fail on a src/ file over 900 lines or a function over 150
 #   make clean
 
