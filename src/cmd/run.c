@@ -17,6 +17,7 @@
 #include "phase/par.h"
 #include "run/preflight.h"
 #include "phase/progress.h"
+#include "phase/stall.h"
 #include "run/runner.h"
 #include "compare/compare.h"
 #include "compare/sequential.h"
@@ -56,7 +57,7 @@ struct run_args {
 	size_t alloc_t, alloc_w;
 	struct cmdopt_store store;
 	bool no_store, tracing, quiet, no_space_check;
-	long long repeat, max_repeat, min_repeat;
+	long long repeat, max_repeat, min_repeat, stall_ms;
 	enum run_order order;
 	const char *aged_profile, *trace, *pause, *disk_model, *until;
 	const char *co_metrics;
@@ -178,6 +179,12 @@ static const struct cmdopt run_table[] = {
 			 "target in every position equally often), fixed "
 			 "(A B A B; 'interleaved' is its old name) or blocked "
 			 "(A A B B)"),
+	CMDOPT_INTEGER(0, "stall-ms", struct run_args, stall_ms, "MS", 1,
+		       3600000,
+		       "a phase's stall: MS milliseconds or more in which "
+		       "none of its operations completed (default "
+		       FSLAB_STR(STALL_DEFAULT_MS) "); stored as stalls, "
+		       "stall_max_ms and stall_total_ms"),
 	CMDOPT_BOOL(0, "reuse", struct run_args, cfg.reuse,
 		    "run every repetition on the same filesystem instead of a "
 		    "freshly made one"),
@@ -454,6 +461,7 @@ int cmd_run(int argc, char **argv)
 	cfg = a.cfg;
 	cfg.repeat = (int)a.repeat;
 	cfg.max_repeat = (int)a.max_repeat;
+	cfg.stall_ms = (int)a.stall_ms;
 	cfg.blocked = a.order == ORDER_BLOCKED;
 	cfg.fixed_order = a.order == ORDER_FIXED;
 	cfg.db = a.no_store ? "" : a.store.db;

@@ -19,6 +19,7 @@
 #include "measure/measure.h"
 #include "phase/par.h"
 #include "phase/progress.h"
+#include "phase/stall.h"
 #include "stats/lathist.h"
 #include "stats/stats.h"
 #include "store/histblob.h"
@@ -44,6 +45,7 @@ struct phase {
 	const char *devname;
 	uint64_t stonewall_ns;  /* CLOCK_MONOTONIC deadline; 0: none */
 	int64_t runq_ns;        /* machine_runq_wait_ns() at begin */
+	struct stallwatch stalls;
 };
 
 static void rec_add_worker(struct phase_rec *rec, int worker,
@@ -322,6 +324,13 @@ bool wl_phase_declared(const struct workload *wl, const char *name)
 	       (wl && in_list(wl->phases, name));
 }
 
+static uint64_t stall_threshold_ns(const struct wl_ctx *ctx)
+{
+	if (ctx->runner && ctx->runner->stall_ns)
+		return ctx->runner->stall_ns;
+	return STALL_DEFAULT_MS * 1000000ULL;
+}
+
 struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 			  const char *label)
 {
@@ -372,7 +381,47 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 		      ctx->runner ? ctx->runner->co_reader : NULL);
 	ph->runq_ns = machine_runq_wait_ns();
 	measure_snap(&ph->snap, ph->devname);
+	stallwatch_init(&ph->stalls, now_ns(), stall_threshold_ns(ctx));
 	return ph;
+}
+
+void phase_completed(struct phase *ph)
+{
+	stallwatch_done(&ph->stalls, now_ns());
+}
+
+/*
+ * A phase whose workload reports its completions (two or more) gets
+ * its stalls as figures, 0 included; one that reports none gets none,
+ * rather than a 0 that would claim it was watched.
+ */
+static void record_stalls(struct phase *ph)
+{
+	struct stallwatch *sw = &ph->stalls;
+	FILE *out = progress_stream();
+
+	if (atomic_load(&sw->nr_done) >= 2) {
+		phase_rec_add_metric(&ph->rec, "stalls", (double)sw->nr, "",
+				     BETTER_LOWER);
+		phase_rec_add_metric(&ph->rec, "stall_max_ms",
+				     (double)stallwatch_max_ns(sw) / 1e6,
+				     "ms", BETTER_LOWER);
+		phase_rec_add_metric(&ph->rec, "stall_total_ms",
+				     (double)stallwatch_total_ns(sw) / 1e6,
+				     "ms", BETTER_LOWER);
+	}
+	for (size_t i = 0; i < sw->nr && par_rank() == 0; i++) {
+		if (i == 5) {
+			fprintf(out, "fslab: %s: %zu more stalls\n",
+				ph->rec.name, sw->nr - i);
+			break;
+		}
+		fprintf(out, "fslab: %s: stall of %.0f ms at %.3f s (no "
+			"operation completed)\n", ph->rec.name,
+			(double)sw->v[i].len_ns / 1e6,
+			(double)sw->v[i].start_ns / 1e9);
+	}
+	stallwatch_release(sw);
 }
 
 bool phase_stop_requested(void)
@@ -471,6 +520,7 @@ int phase_end(struct wl_ctx *ctx, struct phase *ph,
 		ph->rec.error = xstrdup("interrupted by a signal");
 	}
 	measure_derive(&ph->rec);
+	record_stalls(ph);
 	cometric_record(&co_vals, &ph->rec);
 	co_set_release(&co_vals);
 	hooks = ctx_hooks(ctx, &nr_hooks);

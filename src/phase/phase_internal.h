@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "phase/phase.h"
 #include "store/writer.h"
@@ -26,6 +27,7 @@ struct runner {
 	struct cometric_reader *co_reader; /* the files co-metrics read,
 					    * open for the run; NULL at none */
 	bool cache_dropped;     /* caches dropped since the last phase began */
+	uint64_t stall_ns;      /* cfg's stall threshold; 0: the default */
 };
 
 /* Rank rank's directory under the shared workload directory (wl_rank_dir

@@ -8,6 +8,7 @@
  * timer thread, at most four times a second.
  */
 #include "phase/progress.h"
+#include "phase/phase.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -415,7 +416,8 @@ void phase_expect_secs(struct phase *ph, double seconds)
 void phase_progress(struct phase *ph, uint64_t bytes, uint64_t files,
 		    uint64_t ops)
 {
-	(void)ph;
+	if (ph)
+		phase_completed(ph);
 	if (bytes)
 		atomic_fetch_add_explicit(&done_bytes, bytes,
 					  memory_order_relaxed);

@@ -692,7 +692,8 @@ int runner_execute(const struct run_config *cfg)
 {
 	struct runner rn = { .cfg = cfg, .hooks = cfg->hooks,
 			     .nr_hooks = cfg->nr_hooks,
-			     .co_metrics = cfg->co_metrics };
+			     .co_metrics = cfg->co_metrics,
+			     .stall_ns = (uint64_t)cfg->stall_ms * 1000000ULL };
 	struct target_env env;
 	int exit_code = EXIT_OK;
 	struct live_target *live;

@@ -38,6 +38,8 @@ struct run_config {
 				  * it: recorded as fact plan/min_change_pct
 				  * for the setup check */
 	double alpha;            /* its family-wise level */
+	int stall_ms;            /* a gap between completions this long
+				  * is a stall (phase/stall.h); 0: default */
 	bool reuse;              /* one filesystem per target for all reps */
 	bool blocked;            /* A A A B B B instead of A B A B A B */
 	bool fixed_order;        /* A B A B every repetition instead of the

@@ -564,6 +564,7 @@ static int do_run(struct ffsb_run *r)
 	const char *fail = NULL;
 	int ret = 0;
 
+	r->ph = ph;
 	phase_expect_secs(ph, r->time_s);
 	getrusage(RUSAGE_SELF, &ru0);
 	t0 = now_ns();

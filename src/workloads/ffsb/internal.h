@@ -61,6 +61,7 @@ struct worker {
 
 struct ffsb_run {
 	struct wl_ctx *ctx;
+	struct phase *ph;                /* the timed run's, while it runs */
 	struct ffsb_profile p;
 	unsigned time_s;
 	uint64_t seed;

@@ -623,6 +623,11 @@ void *ffsb_worker_main(void *arg)
 		}
 		skips = 0;
 		lathist_add(&w->lat[op], now_ns() - t0);
+		/* A completion for the progress line and the stall watch;
+		 * not with a think time between ops, whose pauses are the
+		 * profile's, not the filesystem's. */
+		if (!w->tg->op_delay)
+			phase_progress(r->ph, 0, 0, 1);
 		if (w->tg->op_delay) {
 			struct timespec ts = {
 				.tv_sec = w->tg->op_delay / 1000,

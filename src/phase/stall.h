@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stall.h - stalls of a running phase: an interval of at least a
+ * threshold (default 200 ms) in which no operation of the phase
+ * completed, between two completions.  A frozen filesystem, a journal
+ * that blocks every writer, a device that stops answering: the mean
+ * hides them, a maintainer asks for them first.
+ *
+ * Workers report each completion through phase_progress(); the watch
+ * keeps only the time of the latest (one compare-and-swap, any thread),
+ * so the gap seen by the completion that ends a stall is exact to the
+ * clock, whatever the number of threads.  The time before the first
+ * completion and after the last one is not counted: a phase's set-up
+ * and its final sync are not stalls of its operations.
+ */
+#ifndef FSLAB_STALL_H
+#define FSLAB_STALL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STALL_DEFAULT_MS 200
+
+struct stall {
+	uint64_t start_ns;      /* since the watch began */
+	uint64_t len_ns;
+};
+
+struct stallwatch {
+	_Atomic uint64_t last_ns;       /* latest completion; 0: none yet */
+	_Atomic uint64_t nr_done;
+	uint64_t t0_ns, threshold_ns;
+	pthread_mutex_t lock;           /* the list only: taken per stall */
+	struct stall *v;
+	size_t nr, alloc;
+};
+
+/* Times are CLOCK_MONOTONIC nanoseconds (now_ns()). */
+void stallwatch_init(struct stallwatch *sw, uint64_t t0_ns,
+		     uint64_t threshold_ns);
+/* One operation completed at now_ns.  Thread-safe. */
+void stallwatch_done(struct stallwatch *sw, uint64_t now_ns);
+/* The longest and the summed stall, 0 when none. */
+uint64_t stallwatch_max_ns(const struct stallwatch *sw);
+uint64_t stallwatch_total_ns(const struct stallwatch *sw);
+void stallwatch_release(struct stallwatch *sw);
+
+#endif
