@@ -2,12 +2,13 @@
 /*
  * lathist.c - log-linear latency histogram (see lathist.h).
  *
- * Layout, in the manner of HdrHistogram: a value v < SUB (32) has its
- * own bucket.  Above, let e be the index of v's top bit (e >= 5); the
- * SUB_BITS bits below the top bit pick one of SUB equal sub-buckets of
- * [2^e, 2^(e+1)), each 2^(e-5) wide.  So a bucket is never wider than
- * 1/32 of its lowest value, whatever the magnitude: a 3 % resolution
- * from nanoseconds to centuries in 1920 counters.
+ * Layout: fio's (stat.c plat_val_to_idx / plat_idx_to_val), so that a
+ * fio json+ histogram maps bucket for bucket.  A value v < 2 SUB (128)
+ * is its own bucket.  Above, let m be the index of v's top bit (m >= 7)
+ * and e = m - SUB_BITS the low bits dropped: v falls in group e + 1,
+ * whose SUB buckets split [2^m, 2^(m+1)) into widths of 2^e, the
+ * SUB_BITS bits below the top bit choosing one.  Group 28 is the last;
+ * anything above it lands in its top bucket (min and max stay exact).
  */
 #include "stats/lathist.h"
 
@@ -22,36 +23,50 @@ void lathist_init(struct lathist *h)
 
 size_t lathist_index(uint64_t v)
 {
-	unsigned e, g;
+	unsigned m, e;
+	size_t idx;
 
-	if (v < LATHIST_SUB)
+	if (v < 2 * LATHIST_SUB)
 		return (size_t)v;
-	e = 63u - (unsigned)__builtin_clzll(v);
-	g = e - LATHIST_SUB_BITS;
-	/* v >> g lies in [SUB, 2 SUB): its low bits are the sub-bucket */
-	return LATHIST_SUB + (size_t)g * LATHIST_SUB +
-	       (size_t)((v >> g) - LATHIST_SUB);
+	m = 63u - (unsigned)__builtin_clzll(v);
+	e = m - LATHIST_SUB_BITS;
+	idx = (size_t)(e + 1) * LATHIST_SUB +
+	      (size_t)((v >> e) & (LATHIST_SUB - 1));
+	return idx < LATHIST_NR ? idx : LATHIST_NR - 1;
 }
 
 uint64_t lathist_bucket_low(size_t idx)
 {
-	size_t g, sub;
+	unsigned e;
 
-	if (idx < LATHIST_SUB)
+	if (idx < 2 * LATHIST_SUB)
 		return idx;
-	g = (idx - LATHIST_SUB) / LATHIST_SUB;
-	sub = (idx - LATHIST_SUB) % LATHIST_SUB;
-	return (uint64_t)(LATHIST_SUB + sub) << g;
+	e = (unsigned)(idx / LATHIST_SUB) - 1;
+	return (1ULL << (e + LATHIST_SUB_BITS)) +
+	       (uint64_t)(idx % LATHIST_SUB) * (1ULL << e);
 }
 
 uint64_t lathist_bucket_high(size_t idx)
 {
-	size_t g;
+	unsigned e;
 
-	if (idx < LATHIST_SUB)
+	if (idx < 2 * LATHIST_SUB)
 		return idx;
-	g = (idx - LATHIST_SUB) / LATHIST_SUB;
-	return lathist_bucket_low(idx) + ((1ULL << g) - 1);
+	if (idx >= LATHIST_NR - 1)
+		return UINT64_MAX;
+	e = (unsigned)(idx / LATHIST_SUB) - 1;
+	return lathist_bucket_low(idx) + ((1ULL << e) - 1);
+}
+
+uint64_t lathist_bucket_value(size_t idx)
+{
+	unsigned e;
+
+	if (idx < 2 * LATHIST_SUB)
+		return idx;
+	e = (unsigned)(idx / LATHIST_SUB) - 1;
+	/* fio: base + (k + 0.5) * 2^e, truncated; e >= 1 here */
+	return lathist_bucket_low(idx) + (1ULL << (e - 1));
 }
 
 void lathist_add(struct lathist *h, uint64_t v)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lathist.h - a log-linear latency histogram: fixed memory (15 KiB),
- * O(1) add with no allocation, and percentiles within 1/32 (3.1 %) of
- * the true sample, exact below 64.  Threads keep one each and merge
+ * lathist.h - a log-linear latency histogram in fio's bucket scheme
+ * (stat.h FIO_IO_U_PLAT_*), so fio's json+ "bins" import losslessly:
+ * fixed memory (15 KiB), O(1) add with no allocation, exact below 128,
+ * then 64 buckets per power of two, so a bucket's midpoint is within
+ * 1/128 (0.78 %) of any value in it.  Threads keep one each and merge
  * them at the end, so the hot path never shares a cache line.
  */
 #ifndef FSLAB_LATHIST_H
@@ -11,11 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 2^LATHIST_SUB_BITS linear sub-buckets per power of two. */
-#define LATHIST_SUB_BITS 5
+/* fio's FIO_IO_U_PLAT_BITS: 2^6 linear buckets per power of two. */
+#define LATHIST_SUB_BITS 6
 #define LATHIST_SUB (1u << LATHIST_SUB_BITS)
-/* Values 0..SUB-1 exactly, then SUB buckets for each exponent SUB_BITS..63. */
-#define LATHIST_NR (LATHIST_SUB + (64 - LATHIST_SUB_BITS) * LATHIST_SUB)
+/*
+ * fio's FIO_IO_U_PLAT_GROUP_NR: 29 groups of SUB, 1856 buckets.  Values
+ * 0..127 exactly (the first two groups), the last bucket holds every
+ * value from 2^33 + 63 * 2^27 ns (about 17 s) up.
+ */
+#define LATHIST_GROUPS 29
+#define LATHIST_NR (LATHIST_GROUPS * LATHIST_SUB)
 
 struct lathist {
 	uint64_t count;
@@ -39,8 +46,10 @@ uint64_t lathist_quantile(const struct lathist *h, double q);
 /* Mean of the samples, 0 when empty. */
 double lathist_mean(const struct lathist *h);
 
-/* Bucket arithmetic, exposed for the unit test. */
+/* Bucket arithmetic, exposed for the unit test and the fio import. */
 size_t lathist_index(uint64_t v);
+/* The value fio prints for a bucket in json+ (its midpoint, truncated). */
+uint64_t lathist_bucket_value(size_t idx);
 uint64_t lathist_bucket_low(size_t idx);
 uint64_t lathist_bucket_high(size_t idx);
 

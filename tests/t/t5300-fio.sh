@@ -83,6 +83,17 @@ while IFS='|' read -r wl stored; do
 done < <(q "select wlrun, value from $METRICS where tag = 'fio3' and phase = 'seqwrite' and name = 'write.MiB/s'")
 [ $bad -eq 0 ] && ok "stored write.MiB/s = bw_bytes in fio's JSON kept with each repetition" ||
 	not_ok "stored write.MiB/s = fio's JSON" "$bad mismatches"
+# The stored write histogram holds every completion fio counted (json+
+# bins in fio's own buckets): its count is clat_ns N of the same JSON.
+bad=0 seen=0
+while IFS='|' read -r wl count; do
+	seen=$((seen + 1))
+	json=$SCRATCH/fio-$wl.json
+	want=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["jobs"][0]["write"]["clat_ns"]["N"])' "$json")
+	[ "$count" = "$want" ] || bad=$((bad + 1))
+done < <(q "select p.wlrun, h.count from hists h join $PHASES p on h.phase_id = p.phase_id where p.tag = 'fio3' and p.phase = 'seqwrite' and h.op = 'write'")
+[ $seen -eq 6 ] && [ $bad -eq 0 ] && ok "stored write histogram count = fio's clat_ns N, each repetition" ||
+	not_ok "stored write histogram count = fio's clat N" "$seen rows, $bad mismatches"
 n=$(q "select count(*) from wlrun_texts t join wlruns w on w.id = t.wlrun_id join runs r on r.id = w.run_id where r.tag = 'fio3' and t.name = 'job.fio' and t.content = cast(readfile('$JOB') as text)")
 [ "$n" -eq 6 ] && ok "the job file's text is kept with every workload run" || not_ok "job file kept" "got $n"
 opts=$(q "select distinct options from wlruns w join runs r on r.id = w.run_id where r.tag = 'fio3'")

@@ -121,9 +121,10 @@ if [ -s "$SCRATCH/a.rows" ] && cmp -s "$SCRATCH/a.rows" "$SCRATCH/b.rows"; then
 else not_ok "import: identical hists rows" \
 	"$(diff "$SCRATCH/a.rows" "$SCRATCH/b.rows" | head -5)"; fi
 
-# a store written with another bucket scheme is refused, never misread
+# a store written with another bucket scheme (the old 2^5 one: 1920
+# buckets) is refused, never misread
 cp "$DB" "$SCRATCH/other.db"
-sqlite3 "$SCRATCH/other.db" "update hists set nr_buckets = nr_buckets + 1"
+sqlite3 "$SCRATCH/other.db" "update hists set nr_buckets = 1920"  # the 2^5 scheme of schema 9
 out=$("$FSLAB" show --db "$SCRATCH/other.db" t7400-md 2>&1)
 rc=$?
 if [ $rc -ne 0 ] && printf '%s' "$out" | grep -q "different bucket scheme"; then

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,9 +260,61 @@ static void test_bad_json(void **state)
 	fio_result_release(&r);
 }
 
+/*
+ * fslab's histogram is fio's bucket scheme: each json+ bin (fio prints a
+ * bucket's midpoint) lands alone in the bucket fio counted it in, with
+ * fio's count, nothing is lost and the total is fio's clat_ns N.  The
+ * bins are read here straight from the file, not through the parser.
+ */
+static void check_bins(const char *name, const char *dir, int d)
+{
+	size_t len;
+	char *s = data(name, &len);
+	json_t *root = json_loadb(s, len, 0, NULL), *clat, *bins, *v;
+	struct fio_result r;
+	const struct lathist *h;
+	const char *key;
+	uint64_t total = 0;
+	size_t nonempty = 0;
+
+	assert_non_null(root);
+	parse_file(name, &r);
+	h = r.jobs[0].dir[d].hist;
+	assert_non_null(h);
+	clat = json_object_get(json_object_get(json_array_get(
+		json_object_get(root, "jobs"), 0), dir), "clat_ns");
+	bins = json_object_get(clat, "bins");
+	assert_true(json_object_size(bins) > 0);
+	json_object_foreach(bins, key, v) {
+		uint64_t ns = strtoull(key, NULL, 10);
+		size_t idx = lathist_index(ns);
+
+		assert_true(lathist_bucket_value(idx) == ns);
+		assert_true(h->b[idx] == (uint64_t)json_integer_value(v));
+		total += (uint64_t)json_integer_value(v);
+	}
+	for (size_t i = 0; i < LATHIST_NR; i++)
+		nonempty += h->b[i] != 0;
+	assert_int_equal(nonempty, json_object_size(bins));
+	assert_true(total == h->count);
+	assert_true(h->count ==
+		    (uint64_t)json_integer_value(json_object_get(clat, "N")));
+	fio_result_release(&r);
+	json_decref(root);
+	free(s);
+}
+
+static void test_bins_lossless(void **state)
+{
+	(void)state;
+	check_bins("randrw-jsonplus.json", "read", FIO_READ);
+	check_bins("randrw-jsonplus.json", "write", FIO_WRITE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bins_lossless),
 		cmocka_unit_test(test_sections_and_render),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_allowed),

@@ -8,7 +8,7 @@
  * workload directory, so wall time, CPU, device I/O, the block trace and
  * the co-metrics belong to that section alone.  fio's JSON (json+) gives
  * the section's figures per direction: bandwidth, IOPS, completion
- * latencies (its histogram re-bucketed into fslab's), runtime, the job's
+ * latencies (its json+ histogram, bucket for bucket), runtime, the job's
  * CPU and the disk utilisation it saw.
  *
  * The job file is read once, when the options are parsed (prepare): its

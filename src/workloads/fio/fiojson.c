@@ -5,9 +5,9 @@
  * fio 3.x writes bytes ("io_bytes", "bw_bytes") and nanoseconds
  * ("clat_ns"); fio 2.x wrote KiB ("io_bytes", "bw") and microseconds
  * ("clat").  json+ adds "bins" to clat_ns: every completion latency fio
- * saw, in fio's own buckets (value = the bucket's latency in ns, count),
- * which fslab re-buckets into its latency histogram so the report can
- * draw it like any other workload's.
+ * saw, in fio's own buckets (value = the bucket's midpoint in ns, count).
+ * fslab's histogram uses fio's bucket scheme (stats/lathist.h), so each
+ * bin lands in the very bucket fio counted it in: the import is exact.
  */
 #include "workloads/fio/internal.h"
 
