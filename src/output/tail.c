@@ -99,10 +99,18 @@ void tail_print_text(FILE *out, const struct cmp_table *t,
 			"repetitions pooled, %g%% order-statistic intervals;"
 			" columns A, B, B/A\n", t->labels[0],
 			t->labels[c[i].group], 100 * (1 - alpha));
-		for (size_t r = 0; r < c[i].nr_rows; r++)
+		for (size_t r = 0; r < c[i].nr_rows; r++) {
+			const char *ph = c[i].rows[r].phase;
+
 			print_row(out, &c[i].rows[r]);
-		for (size_t v = 0; v < c[i].nr_vars; v++)
-			print_var(out, &c[i].vars[v], alpha);
+			/* the phase's spread after its last op class */
+			if (r + 1 < c[i].nr_rows &&
+			    !strcmp(c[i].rows[r + 1].phase, ph))
+				continue;
+			for (size_t v = 0; v < c[i].nr_vars; v++)
+				if (!strcmp(c[i].vars[v].phase, ph))
+					print_var(out, &c[i].vars[v], alpha);
+		}
 		fputc('\n', out);
 	}
 	tail_cmp_free(c, nr);
