@@ -17,6 +17,7 @@
 #include "output/checks.h"
 #include "output/explain.h"
 #include "output/fmt.h"
+#include "output/tail.h"
 #include "util/util.h"
 #include "workloads/registry.h"
 
@@ -435,6 +436,14 @@ static void sec_guard(const struct ctx *c, const struct cmp_table *t,
 	checks_print_compare_guard(c->out, t);
 }
 
+/* Per phase with histograms on both sides: quantiles, tail verdict and
+ * the spread across repetitions (output/tail.c). */
+static void sec_tail(const struct ctx *c, const struct cmp_table *t,
+		     const struct cmp_group *groups)
+{
+	tail_print_text(c->out, t, groups, c->o->alpha);
+}
+
 static void sec_end(const struct ctx *c, const struct cmp_table *t,
 		    const struct cmp_group *groups)
 {
@@ -453,6 +462,7 @@ static table_section *const table_sections[] = {
 	sec_metrics,
 	sec_no_verdicts,
 	sec_rollup,
+	sec_tail,
 	sec_end,
 };
 

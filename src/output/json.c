@@ -20,6 +20,7 @@
 #include "output/checks.h"
 #include "output/fmt.h"
 #include "output/provenance.h"
+#include "output/tail.h"
 #include "stats/lathist.h"
 #include "util/jsonout.h"
 #include "util/outfile.h"
@@ -450,6 +451,7 @@ static json_t *row_json(const struct cmp_table *t, const struct cmp_row *row,
 }
 
 static json_t *table_json(const struct cmp_table *t,
+			  const struct cmp_group *groups,
 			  const struct compare_opts *co)
 {
 	json_t *o = json_object(), *labels = json_array(), *rows =
@@ -519,6 +521,7 @@ static json_t *table_json(const struct cmp_table *t,
 			jout_push(failed,
 					      jout_str(t->labels[g]));
 	jout_set(o, "failed", failed);
+	jout_set(o, "latency_distribution", tail_json(t, groups, co->alpha));
 	return o;
 }
 
@@ -588,7 +591,7 @@ int json_print_compare_with(const struct cmp_session *s,
 		jout_push(notes, jout_str(s->notes[i]));
 	jout_set(root, "notes", notes);
 	for (size_t i = 0; i < s->nr; i++)
-		jout_push(arr, table_json(&s->tabs[i], o));
+		jout_push(arr, table_json(&s->tabs[i], s->groups[i], o));
 	jout_set(root, "workloads", arr);
 	if (key && extra)
 		jout_set(root, key, extra);
