@@ -385,9 +385,13 @@ struct phase *phase_begin(struct wl_ctx *ctx, const char *name,
 	return ph;
 }
 
-void phase_completed(struct phase *ph)
+/* Each call is one completion: the stall watch's clock. */
+void phase_progress(struct phase *ph, uint64_t bytes, uint64_t files,
+		    uint64_t ops)
 {
-	stallwatch_done(&ph->stalls, now_ns());
+	if (ph)
+		stallwatch_done(&ph->stalls, now_ns());
+	progress_count(bytes, files, ops);
 }
 
 /*

@@ -19,9 +19,4 @@ struct phase_hook {
 	void *data;
 };
 
-/* One operation of ph completed (phase_progress calls it): the stall
- * watch's clock (phase/stall.h). */
-struct phase;
-void phase_completed(struct phase *ph);
-
 #endif

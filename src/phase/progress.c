@@ -8,7 +8,6 @@
  * timer thread, at most four times a second.
  */
 #include "phase/progress.h"
-#include "phase/phase.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -413,11 +412,8 @@ void phase_expect_secs(struct phase *ph, double seconds)
 			      memory_order_relaxed);
 }
 
-void phase_progress(struct phase *ph, uint64_t bytes, uint64_t files,
-		    uint64_t ops)
+void progress_count(uint64_t bytes, uint64_t files, uint64_t ops)
 {
-	if (ph)
-		phase_completed(ph);
 	if (bytes)
 		atomic_fetch_add_explicit(&done_bytes, bytes,
 					  memory_order_relaxed);

@@ -50,6 +50,8 @@ void progress_phase_end(const struct phase_rec *rec);
 /* What workloads print their notes to (ctx->progress): clears the
  * status line first on a terminal, discards with --quiet, else stderr. */
 FILE *progress_stream(void);
+/* Work done in the running phase, for the status line (phase_progress). */
+void progress_count(uint64_t bytes, uint64_t files, uint64_t ops);
 
 /* Pure helpers, unit-tested: "1m05s", "3.2 s"; an ETA in seconds or -1. */
 char *progress_fmt_secs(char *buf, size_t len, double secs);
