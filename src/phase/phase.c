@@ -405,8 +405,8 @@ static void record_stalls(struct phase *ph)
 	FILE *out = progress_stream();
 
 	if (atomic_load(&sw->nr_done) >= 2) {
-		phase_rec_add_metric(&ph->rec, "stalls", (double)sw->nr, "",
-				     BETTER_LOWER);
+		phase_rec_add_metric(&ph->rec, "stalls", (double)sw->nr,
+				     "stalls", BETTER_LOWER);
 		phase_rec_add_metric(&ph->rec, "stall_max_ms",
 				     (double)stallwatch_max_ns(sw) / 1e6,
 				     "ms", BETTER_LOWER);
