@@ -76,8 +76,9 @@ static void print_row(FILE *out, const struct tail_row *r)
 
 static void print_var(FILE *out, const struct tail_var *v, double alpha)
 {
-	fprintf(out, "  variance of %s/%s across repetitions: ", v->phase,
-		v->metric);
+	/* two lines, so a mail table keeps to 80 columns */
+	fprintf(out, "  variance of %s/%s across repetitions:\n    ",
+		v->phase, v->metric);
 	if (!v->ok) {
 		fprintf(out, "not tested (%zu and %zu repetitions, needs %d "
 			"each)\n", v->n[0], v->n[1], TAIL_MIN_REPS);
@@ -95,8 +96,8 @@ void tail_print_text(FILE *out, const struct cmp_table *t,
 	struct tail_cmp *c = tail_build(t, groups, alpha, &nr);
 
 	for (size_t i = 0; i < nr; i++) {
-		fprintf(out, "latency distribution, %s (A) vs %s (B): "
-			"repetitions pooled, %g%% order-statistic intervals;"
+		fprintf(out, "latency distribution, %s (A) vs %s (B)\n"
+			"  repetitions pooled, %g%% order-statistic intervals;"
 			" columns A, B, B/A\n", t->labels[0],
 			t->labels[c[i].group], 100 * (1 - alpha));
 		for (size_t r = 0; r < c[i].nr_rows; r++) {
