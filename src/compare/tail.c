@@ -7,14 +7,18 @@
  * exact (lathist_merge), unlike averaging per-repetition percentiles.
  * That treats every operation as independent; operations of one
  * repetition share its state (the cache, the journal), so the interval
- * describes the pooled operations, and the variance line beside it
- * watches the repetitions themselves.
+ * describes the pooled operations; the verdict therefore also asks the
+ * repetitions (each one's p99, Welch on the log), and the variance line
+ * beside it watches the repetitions' key metric.
  */
 #include "compare/tail.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/padjust.h"
+#include "stats/ttest.h"
 #include "util/util.h"
 
 const double tail_quantiles[TAIL_NQ] = { 0.5, 0.9, 0.99, 0.999 };
@@ -73,16 +77,66 @@ static bool seen(const struct tail_cmp *c, const char *phase, const char *op)
 	return false;
 }
 
-static enum tail_verdict judge(const struct quantci *a,
-			       const struct quantci *b)
+static enum tail_verdict judge(const struct tail_row *r, double alpha)
 {
+	const struct quantci *a = &r->ci[0][TAIL_VERDICT_Q];
+	const struct quantci *b = &r->ci[1][TAIL_VERDICT_Q];
+
 	if (!a->ok || !b->ok)
 		return TAIL_NA;
+	if (r->rep_tested && !(r->rep_p_adj < alpha))
+		return TAIL_SAME;
 	if (b->lo > a->hi)
 		return TAIL_SLOWER;
 	if (b->hi < a->lo)
 		return TAIL_FASTER;
 	return TAIL_SAME;
+}
+
+/*
+ * The log p99 of each repetition of grp with enough ops of its own for
+ * one (100), as a t-test sample.  h and tmp are scratch histograms.
+ */
+static void rep_sample(const struct cmp_group *grp, const char *phase,
+		       const char *op, struct lathist *h, struct lathist *tmp,
+		       struct ttest_sample *s)
+{
+	double sum = 0, sum2 = 0;
+	size_t n = 0;
+
+	for (size_t r = 0; r < grp->nr_reps; r++) {
+		struct cmp_group one = *grp;
+		const char *unit = NULL;
+		double x;
+
+		one.reps = &grp->reps[r];
+		one.nr_reps = 1;
+		if (!pool(&one, phase, op, h, tmp, &unit) || h->count < 100)
+			continue;
+		x = log((double)lathist_quantile(h, 0.99));
+		sum += x;
+		sum2 += x * x;
+		n++;
+	}
+	s->n = n;
+	s->mean = n ? sum / (double)n : NAN;
+	s->sd = n > 1 ? sqrt(fmax(0, (sum2 - sum * sum / (double)n) /
+				  (double)(n - 1))) : NAN;
+}
+
+static void rep_test(struct tail_row *row, const struct cmp_group *side[2],
+		     double alpha, struct lathist *h)
+{
+	struct ttest_sample s[2];
+	struct welch_result w;
+
+	for (int k = 0; k < 2; k++) {
+		rep_sample(side[k], row->phase, row->op, h, h + 1, &s[k]);
+		row->reps[k] = s[k].n;
+	}
+	row->rep_tested = s[0].n >= 2 && s[1].n >= 2 &&
+			  !ttest_welch(&s[0], &s[1], alpha, &w);
+	row->rep_p = row->rep_tested ? w.p : NAN;
 }
 
 static void add_row(struct tail_cmp *c, size_t *alloc,
@@ -109,8 +163,38 @@ static void add_row(struct tail_cmp *c, size_t *alloc,
 					&row->ci[s][k]);
 	}
 	row->unit = xstrdup(unit);
-	row->verdict = judge(&row->ci[0][TAIL_VERDICT_Q],
-			     &row->ci[1][TAIL_VERDICT_Q]);
+	rep_test(row, side, alpha, h);
+}
+
+/* Holm over the rows' repetition tests and over the variance tests:
+ * each is a family of looks at one comparison. */
+static void adjust(struct tail_cmp *c, double alpha)
+{
+	double *p = xcalloc(c->nr_rows + c->nr_vars + 1, sizeof(*p));
+	double *adj = xcalloc(c->nr_rows + c->nr_vars + 1, sizeof(*adj));
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nr_rows; i++)
+		if (c->rows[i].rep_tested)
+			p[n++] = c->rows[i].rep_p;
+	padjust_holm(p, n, adj);
+	n = 0;
+	for (size_t i = 0; i < c->nr_rows; i++) {
+		struct tail_row *r = &c->rows[i];
+
+		r->rep_p_adj = r->rep_tested ? adj[n++] : NAN;
+		r->verdict = judge(r, alpha);
+	}
+	n = 0;
+	for (size_t i = 0; i < c->nr_vars; i++)
+		if (c->vars[i].ok)
+			p[n++] = c->vars[i].r.p;
+	padjust_holm(p, n, adj);
+	n = 0;
+	for (size_t i = 0; i < c->nr_vars; i++)
+		c->vars[i].p_adj = c->vars[i].ok ? adj[n++] : NAN;
+	free(p);
+	free(adj);
 }
 
 /* Brown-Forsythe on the phase's first key metric, per repetition. */
@@ -168,6 +252,7 @@ static void build_one(struct tail_cmp *c, const struct cmp_table *t,
 	}
 	for (size_t i = 0; i < c->nr_rows; i++)
 		add_var(c, t, c->rows[i].phase);
+	adjust(c, alpha);
 }
 
 static void release_one(struct tail_cmp *one)

@@ -6,7 +6,12 @@
  * distribution-free 95 % intervals (stats/quantci.h) for each side, and
  * a tail verdict from the p99 intervals: "slower tail" when B's interval
  * lies wholly above A's, "faster tail" when wholly below, else "no tail
- * change".  Next to it, per phase, the Brown-Forsythe test
+ * change".  Pooled samples are not independent when repetitions differ
+ * (a noisy VM gives each repetition its own level), so with two or more
+ * repetitions a side the verdict also needs the repetitions to agree:
+ * Welch's t-test on the log of each repetition's own p99, its p Holm-
+ * adjusted over the rows of the comparison, below alpha.  Without it an
+ * A/A of 4 repetitions on this VM showed disjoint pooled p90 intervals.  Next to it, per phase, the Brown-Forsythe test
  * (stats/levene.h) of the per-repetition key metric: did the spread
  * across repetitions change?  Pure: records in, figures out.
  */
@@ -35,6 +40,9 @@ struct tail_row {
 	char *phase, *op;
 	char *unit;                      /* of the histogram, "ns" */
 	struct quantci ci[2][TAIL_NQ];   /* [0] A (baseline), [1] B */
+	size_t reps[2];                  /* repetitions with >= 100 ops */
+	bool rep_tested;                 /* >= 2 a side: rep_p is set */
+	double rep_p, rep_p_adj;         /* Welch on log per-rep p99 */
 	enum tail_verdict verdict;
 };
 
@@ -43,6 +51,7 @@ struct tail_var {
 	size_t n[2];                     /* repetitions */
 	bool ok;                         /* >= 3 each and the test ran */
 	struct levene_result r;
+	double p_adj;                    /* Holm over the phases */
 };
 
 struct tail_cmp {

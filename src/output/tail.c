@@ -49,7 +49,7 @@ static double ratio(const struct quantci *a, const struct quantci *b)
 	return a->est ? (double)b->est / (double)a->est : NAN;
 }
 
-static void print_row(FILE *out, const struct tail_row *r)
+static void print_row(FILE *out, const struct tail_row *r, double alpha)
 {
 	char a[64], b[64], name[16], why[80];
 
@@ -63,15 +63,25 @@ static void print_row(FILE *out, const struct tail_row *r)
 
 		quantci_name(tail_quantiles[k], name, sizeof(name));
 		if (!x->ok || !y->ok) {
+			/* the higher quantiles are refused all the more */
 			quantci_refusal(x->ok ? y : x, why, sizeof(why));
 			fprintf(out, "    %-6s %s\n", name, why);
-			continue;
+			break;
 		}
 		ci_str(a, sizeof(a), x);
 		ci_str(b, sizeof(b), y);
 		fprintf(out, "    %-6s %-28s %-28s %.2fx\n", name, a, b,
 			ratio(x, y));
 	}
+	if (r->rep_tested)
+		fprintf(out, "    repetitions (%zu vs %zu): Welch on log p99, "
+			"p %.3g (adj %.3g)%s\n", r->reps[0], r->reps[1],
+			r->rep_p, r->rep_p_adj, r->rep_p_adj < alpha ?
+			"" : ", not shown");
+	else if (r->ci[0][TAIL_VERDICT_Q].ok && r->ci[1][TAIL_VERDICT_Q].ok)
+		fprintf(out, "    repetitions (%zu vs %zu): too few with 100 "
+			"ops for a test; pooled only\n", r->reps[0],
+			r->reps[1]);
 }
 
 static void print_var(FILE *out, const struct tail_var *v, double alpha)
@@ -84,9 +94,9 @@ static void print_var(FILE *out, const struct tail_var *v, double alpha)
 			"each)\n", v->n[0], v->n[1], TAIL_MIN_REPS);
 		return;
 	}
-	fprintf(out, "Brown-Forsythe F %.3g (%g, %g df), p %.3g: %s\n",
-		v->r.f, v->r.df1, v->r.df2, v->r.p, v->r.p < alpha ?
-		"variance changed" : "no change of variance shown");
+	fprintf(out, "Brown-Forsythe F %.3g (%g, %g df), p %.3g (adj %.3g): "
+		"%s\n", v->r.f, v->r.df1, v->r.df2, v->r.p, v->p_adj,
+		v->p_adj < alpha ? "variance changed" : "no change shown");
 }
 
 void tail_print_text(FILE *out, const struct cmp_table *t,
@@ -103,7 +113,7 @@ void tail_print_text(FILE *out, const struct cmp_table *t,
 		for (size_t r = 0; r < c[i].nr_rows; r++) {
 			const char *ph = c[i].rows[r].phase;
 
-			print_row(out, &c[i].rows[r]);
+			print_row(out, &c[i].rows[r], alpha);
 			/* the phase's spread after its last op class */
 			if (r + 1 < c[i].nr_rows &&
 			    !strcmp(c[i].rows[r + 1].phase, ph))
@@ -124,8 +134,8 @@ static json_t *ci_json(const struct quantci *ci)
 
 	jout_set(o, "samples", json_integer((json_int_t)ci->n));
 	jout_set(o, "needs", json_integer((json_int_t)ci->need));
-	jout_set(o, "ns", json_integer((json_int_t)ci->est));
 	if (ci->ok) {
+		jout_set(o, "ns", json_integer((json_int_t)ci->est));
 		jout_set(o, "ci_lo_ns", json_integer((json_int_t)ci->lo));
 		jout_set(o, "ci_hi_ns", json_integer((json_int_t)ci->hi));
 	} else {
@@ -149,11 +159,17 @@ static json_t *row_json(const struct tail_row *r)
 		quantci_name(tail_quantiles[k], name, sizeof(name));
 		jout_set(q, "a", ci_json(&r->ci[0][k]));
 		jout_set(q, "b", ci_json(&r->ci[1][k]));
-		jout_set(q, "ratio", jout_num(ratio(&r->ci[0][k],
-						    &r->ci[1][k])));
+		jout_set(q, "ratio", jout_num(r->ci[0][k].ok && r->ci[1][k].ok
+					      ? ratio(&r->ci[0][k],
+						      &r->ci[1][k]) : NAN));
 		jout_set(qs, name, q);
 	}
 	jout_set(o, "quantiles", qs);
+	jout_set(o, "reps_a", json_integer((json_int_t)r->reps[0]));
+	jout_set(o, "reps_b", json_integer((json_int_t)r->reps[1]));
+	jout_set(o, "reps_tested", json_boolean(r->rep_tested));
+	jout_set(o, "reps_p", jout_num(r->rep_p));
+	jout_set(o, "reps_p_adj", jout_num(r->rep_p_adj));
 	return o;
 }
 
@@ -183,6 +199,7 @@ json_t *tail_json(const struct cmp_table *t, const struct cmp_group *groups,
 			jout_set(j, "df1", jout_num(tv->ok ? tv->r.df1 : NAN));
 			jout_set(j, "df2", jout_num(tv->ok ? tv->r.df2 : NAN));
 			jout_set(j, "p", jout_num(tv->ok ? tv->r.p : NAN));
+			jout_set(j, "p_adj", jout_num(tv->p_adj));
 			jout_push(vars, j);
 		}
 		jout_set(o, "rows", rows);
