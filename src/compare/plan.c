@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare/plan.h"
+#include "stats/levene.h"
 #include "util/util.h"
 
 int plan_best_instances(double between_var, double within_var,
@@ -179,6 +180,17 @@ void plan_build(const struct cmp_session *s, double change_pct,
 			     &p->change);
 		seq_simulate(min_n, max_n, alpha, p->family, p->worst_cov_pct,
 			     0, min_change_pct, nsim, seed + 1, &p->same);
+	}
+	/* a change of spread is the other thing compare tests; its power
+	 * is low enough that a user planning repetitions should see it */
+	p->var_power = NAN;
+	if (nsim) {
+		p->var_n80 = levene_bf_n_for(2.0, alpha, 0.80, 2000, seed + 2,
+					     200);
+		if (p->fixed_n >= 3)
+			p->var_power = levene_bf_power((size_t)p->fixed_n,
+						       2.0, alpha, 2000,
+						       seed + 2);
 	}
 }
 

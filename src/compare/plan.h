@@ -61,6 +61,10 @@ struct plan {
 	uint64_t seed;
 	struct seq_sim change;   /* every key metric changes by change_pct */
 	struct seq_sim same;     /* nothing changes */
+	size_t var_n80;          /* repetitions a side for compare's
+				  * Brown-Forsythe to see a 2x sigma at 80 %
+				  * (simulated; 0: more than 200) */
+	double var_power;        /* its power at fixed_n, NaN: no fixed_n */
 };
 
 /*

@@ -78,6 +78,18 @@ void plan_print(FILE *out, const struct plan *p)
 		p->change_pct, p->change.mean_n, 100 * p->change.power,
 		p->same.mean_n, 100 * p->same.equivalent,
 		100 * p->same.false_alarm);
+	if (p->var_n80)
+		fprintf(out, "a change of spread (compare's Brown-Forsythe, "
+			"simulated): a 2x sigma is seen at 80 %% with %zu "
+			"repetitions a side", p->var_n80);
+	else
+		fprintf(out, "a change of spread (compare's Brown-Forsythe, "
+			"simulated): a 2x sigma needs more than 200 "
+			"repetitions a side to be seen at 80 %%");
+	if (isfinite(p->var_power))
+		fprintf(out, "; at %d, %.0f %%", p->fixed_n,
+			100 * p->var_power);
+	fputc('\n', out);
 	fprintf(out, "levels (Kalibera and Jones): rep CoV%% is the spread "
 		"between repetitions (a fresh filesystem, image and mount "
 		"each), ins CoV%% between instances inside one; best = the "

@@ -9,6 +9,7 @@
 #define FSLAB_LEVENE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct levene_result {
 	double f;               /* the statistic */
@@ -23,5 +24,18 @@ struct levene_result {
  */
 int levene_brown_forsythe(const double *const *x, const size_t *n, size_t k,
 			  struct levene_result *r);
+
+/*
+ * The power of the two-group test at level alpha, n values a side, when
+ * one side's sigma is sd_ratio times the other's: the share of nsim
+ * seeded normal draws it rejects.  Simulated because the statistic's
+ * distribution under the alternative has no closed form.
+ */
+double levene_bf_power(size_t n, double sd_ratio, double alpha,
+		       size_t nsim, uint64_t seed);
+
+/* The smallest n (3..max_n) with that power >= power; 0 when none. */
+size_t levene_bf_n_for(double sd_ratio, double alpha, double power,
+		       size_t nsim, uint64_t seed, size_t max_n);
 
 #endif

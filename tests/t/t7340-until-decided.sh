@@ -143,6 +143,9 @@ rc=$?
 	grep -q '^fixed design: ' <<<"$out" &&
 	grep -qE '^--until decided \(simulated: 200 sequences, seed 555, .*mean [0-9.]+ repetitions' <<<"$out" &&
 	ok "plan: fixed and sequential repetitions from a pilot" || not_ok "plan: fixed and sequential repetitions from a pilot" "exit $rc" "$out"
+# a 2x sigma: 25 a side in the unit test's independent simulation
+grep -qE "^a change of spread \(compare's Brown-Forsythe, simulated\): a 2x sigma is seen at 80 % with 2[2-8] repetitions a side" <<<"$out" &&
+	ok "plan: the power of the variance test is stated" || not_ok "plan: the power of the variance test is stated" "$out"
 check_exit "plan without --change: usage error" 2 "$FSLAB" plan reg --db "$DB"
 
 # Usage: what --until decided refuses.
