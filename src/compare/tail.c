@@ -68,6 +68,14 @@ static bool pool(const struct cmp_group *grp, const char *phase,
 	return any && h->count;
 }
 
+bool tail_pool(const struct cmp_group *grp, const char *phase,
+	       const char *op, struct lathist *h, struct lathist *tmp)
+{
+	const char *unit = NULL;
+
+	return pool(grp, phase, op, h, tmp, &unit);
+}
+
 static bool seen(const struct tail_cmp *c, const char *phase, const char *op)
 {
 	for (size_t i = 0; i < c->nr_rows; i++)

@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "compare/compare.h"
+#include "stats/lathist.h"
 #include "stats/levene.h"
 #include "stats/quantci.h"
 
@@ -73,6 +74,14 @@ struct tail_cmp *tail_build(const struct cmp_table *t,
 			    const struct cmp_group *groups, double alpha,
 			    size_t *nr);
 void tail_cmp_free(struct tail_cmp *c, size_t nr);
+
+/*
+ * Merge grp's histograms of op in every instance of phase (every
+ * repetition) into h, tmp a scratch histogram; false when none had any
+ * sample.  What a row's intervals were computed from, for a plot.
+ */
+bool tail_pool(const struct cmp_group *grp, const char *phase,
+	       const char *op, struct lathist *h, struct lathist *tmp);
 const char *tail_verdict_text(enum tail_verdict v);
 
 #endif

@@ -236,6 +236,29 @@ void chart_cleanup(void)
 	FcFini();
 }
 
+static void legend(struct frame *f, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		set_colour(f->cr, i, 1);
+		cairo_rectangle(f->cr, PLOT_L + 150.0 * (double)(i % 4),
+				CHART_H - 24 - 14.0 * (double)(i / 4), 10, 10);
+		cairo_fill(f->cr);
+		cairo_set_source_rgb(f->cr, 0.2, 0.2, 0.2);
+		cairo_move_to(f->cr, PLOT_L + 150.0 * (double)(i % 4) + 14,
+			      CHART_H - 15 - 14.0 * (double)(i / 4));
+		cairo_show_text(f->cr, names[i]);
+	}
+}
+
+/* "1us", "100ms": a decade of nanoseconds as people say it. */
+static void decade_label(char *buf, size_t len, int e)
+{
+	static const char *const units[] = { "ns", "us", "ms", "s" };
+	int u = e / 3 > 3 ? 3 : e / 3;
+
+	snprintf(buf, len, "%.0f%s", pow(10, e - 3 * u), units[u]);
+}
+
 char *chart_bars(int id, const char *title, const char *unit,
 		 const char *const *labels, const double *mean,
 		 const double *lo, const double *hi, size_t n)
@@ -344,17 +367,71 @@ char *chart_lines(int id, const char *title, const char *unit,
 			pen = true;
 		}
 		cairo_stroke(f.cr);
-		/* Legend below the axis. */
-		cairo_rectangle(f.cr, PLOT_L + 150.0 * (double)(i % 4),
-				CHART_H - 24 - 14.0 * (double)(i / 4), 10, 10);
-		cairo_fill(f.cr);
-		cairo_set_source_rgb(f.cr, 0.2, 0.2, 0.2);
-		cairo_move_to(f.cr, PLOT_L + 150.0 * (double)(i % 4) + 14,
-			      CHART_H - 15 - 14.0 * (double)(i / 4));
-		cairo_show_text(f.cr, names[i]);
 	}
+	legend(&f, names, n);
 	cairo_set_source_rgb(f.cr, 0.2, 0.2, 0.2);
 	text_at(f.cr, CHART_W - PLOT_R, CHART_H - PLOT_B + 16, "interval",
 		1);
+	return frame_end(&f, id);
+}
+
+char *chart_cdf(int id, const char *title, const char *unit,
+		const char *const *names, const double *const *x,
+		const double *const *y, const size_t *nxy, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY, w = CHART_W - PLOT_L - PLOT_R;
+	struct frame f;
+	char lab[32];
+	int e0, e1;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < nxy[i]; j++)
+			if (x[i][j] > 0 && isfinite(x[i][j])) {
+				lo = fmin(lo, x[i][j]);
+				hi = fmax(hi, x[i][j]);
+			}
+	if (!isfinite(lo)) {
+		lo = 1;
+		hi = 10;
+	}
+	e0 = (int)floor(log10(lo));
+	e1 = (int)ceil(log10(hi));
+	if (e1 <= e0)
+		e1 = e0 + 1;
+	/* frame_begin pads the top by 5 %: this keeps the axis at 1 */
+	frame_begin(&f, title, "fraction at or below", 0, 1 / 1.05);
+#define XP(v) (PLOT_L + w * (log10(v) - e0) / (double)(e1 - e0))
+	for (int e = e0; e <= e1; e++) {
+		cairo_set_source_rgb(f.cr, 0.88, 0.88, 0.88);
+		cairo_move_to(f.cr, XP(pow(10, e)), PLOT_T);
+		cairo_line_to(f.cr, XP(pow(10, e)), CHART_H - PLOT_B);
+		cairo_stroke(f.cr);
+		cairo_set_source_rgb(f.cr, 0.2, 0.2, 0.2);
+		decade_label(lab, sizeof(lab), e);
+		text_at(f.cr, XP(pow(10, e)), CHART_H - PLOT_B + 14, lab, 0.5);
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool pen = false;
+
+		set_colour(f.cr, i, 1);
+		cairo_set_line_width(f.cr, 2);
+		for (size_t j = 0; j < nxy[i]; j++) {
+			if (!(x[i][j] > 0) || !isfinite(y[i][j]))
+				continue;
+			if (pen)
+				cairo_line_to(f.cr, XP(x[i][j]),
+					      y_of(&f, y[i][j]));
+			else
+				cairo_move_to(f.cr, XP(x[i][j]),
+					      y_of(&f, y[i][j]));
+			pen = true;
+		}
+		cairo_stroke(f.cr);
+	}
+#undef XP
+	legend(&f, names, n);
+	cairo_set_source_rgb(f.cr, 0.2, 0.2, 0.2);
+	text_at(f.cr, CHART_W - PLOT_R, CHART_H - PLOT_B + 28,
+		unit && strcmp(unit, "ns") ? unit : "latency, log scale", 1);
 	return frame_end(&f, id);
 }

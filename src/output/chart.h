@@ -32,6 +32,15 @@ char *chart_lines(int id, const char *title, const char *unit,
 		  const size_t *ny, size_t n);
 
 /*
+ * Series i's cumulative distribution: the fraction y[i][j] of samples at
+ * or below x[i][j] (> 0, ascending), x on a log scale so that a tail an
+ * order of magnitude out stays in view; names label the legend.
+ */
+char *chart_cdf(int id, const char *title, const char *unit,
+		const char *const *names, const double *const *x,
+		const double *const *y, const size_t *nxy, size_t n);
+
+/*
  * Anything else drawn with cairo (history's trend charts): draw() paints
  * the w x h points of its context; the SVG text comes back like the
  * charts' (ids prefixed).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * html_internal.h - what html.c and htmltrace.c share.
+ * html_internal.h - what html.c, htmltrace.c and htmltail.c share.
  */
 #ifndef FSLAB_OUTPUT_HTML_INTERNAL_H
 #define FSLAB_OUTPUT_HTML_INTERNAL_H
@@ -29,5 +29,10 @@ void html_each_phase(const struct html_section *sec,
 /* Per traced phase, its figure for every configuration (htmltrace.c);
  * *id numbers the figures of the page.  0, or -1 with a message. */
 int html_trace_figures(FILE *out, const struct html_section *sec, int *id);
+
+/* Per phase and op class with latency histograms, the configurations'
+ * CDFs and the quantile table of compare (htmltail.c).  0 or -1. */
+int html_tail_figures(FILE *out, const struct html_section *sec,
+		      double alpha, int *id);
 
 #endif

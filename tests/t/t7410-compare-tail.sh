@@ -8,7 +8,8 @@
 # sync mount makes small creates and unlinks' p99 many times slower and
 # compare says "slower tail"; quantiles the sample cannot support are
 # refused with the count they need, never given a number; the text keeps
-# to 80 columns.  Small: 400 files x 4 repetitions a side (1600 ops, so
+# to 80 columns; the HTML report draws each phase's CDF (log x) and
+# the same quantile table.  Small: 400 files x 4 repetitions a side (1600 ops, so
 # p99 is supported and p99.9 is not).
 . "$(dirname "$0")/lib.sh"
 need_loop
@@ -77,6 +78,25 @@ assert all(v["df1"] == 1 and v["df2"] == 6 for v in secs[0]["variance"] if v["te
 PY
 then ok "JSON: verdict, repetition test, p99 interval, p99.9 refused without a number"
 else not_ok "JSON: verdict, repetition test, p99 interval, p99.9 refused without a number" "$(cat "$SCRATCH/cmp.err")"; fi
+
+"$FSLAB" report ab --db "$DB" -o "$SCRATCH/ab.html" 2>"$SCRATCH/rep.err"
+if python3 - "$SCRATCH/ab.html" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+i = s.index("<h3>latency distributions</h3>")
+j = s.index("<table", i)
+# a CDF per phase with at least 20 ops a side: create, stat, unlink
+assert len(re.findall(r"<figure>\s*<svg", s[i:j])) == 3, "figures"
+rows = re.findall(r"<tr><td class=l>(\w+)</td><td>(p[0-9.]+)</td>"
+                  r"<td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>", s[j:])
+v = {(r[0], r[1]): r for r in rows}
+assert v[("create", "p99")][4] == "slower tail", v[("create", "p99")]
+assert v[("stat", "p99")][4] == "no tail change", v[("stat", "p99")]
+assert "needs 3688" in v[("create", "p99.9")][2]
+assert ("mkdir", "p90") not in v and "needs 6" in v[("mkdir", "p50")][2]
+PY
+then ok "report: a CDF per phase and the quantile table with the tail verdict"
+else not_ok "report: a CDF per phase and the quantile table with the tail verdict" "$(cat "$SCRATCH/rep.err")"; fi
 
 run -t ext4:size=256M,name=one -t ext4:size=256M,mount=sync,name=onesync \
 	-w metadata:files=400 --tag single &&
