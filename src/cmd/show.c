@@ -17,6 +17,7 @@
 #include "disk/diskphase.h"
 #include "output/decision.h"
 #include "output/json.h"
+#include "output/runplot.h"
 #include "output/runreport.h"
 #include "output/provenance.h"
 #include "output/summary.h"
@@ -28,6 +29,7 @@ struct show_args {
 	struct cmdopt_store store;
 	struct cmdopt_format fmt;
 	const char *disk_model;
+	const char *plot;
 };
 
 static const struct cmdopt show_table[] = {
@@ -36,6 +38,10 @@ static const struct cmdopt show_table[] = {
 	CMDOPT_STR(0, "disk-model", struct show_args, disk_model, "PROFILE",
 		   "re-apply the disk model to the traced phases' stored "
 		   "request samples with this profile: " DISK_PROFILES_HELP),
+	CMDOPT_STR(0, "plot", struct show_args, plot, "FILE",
+		   "also draw the run's latency distributions (each phase "
+		   "and op class, repetitions merged, as a CDF on a log "
+		   "axis) to FILE, .png or .svg"),
 	CMDOPT_TABLE_END,
 };
 
@@ -43,7 +49,7 @@ const struct cmdopt_cmd cmd_show_opts = {
 	.name = "show",
 	.summary = "one run's results in its workloads' classic format",
 	.usage = "[RUN|latest|TAG] [--db PATH] [--format text|json|csv]\n"
-		 "[--disk-model PROFILE]",
+		 "[--disk-model PROFILE] [--plot FILE.png|FILE.svg]",
 	.desc = "Show one stored run: RUN is a run id (see 'fslab results'), "
 		"a tag (the newest run with it) or 'latest' (the default).  "
 		"The text format is each workload's own report; csv has one "
@@ -248,6 +254,9 @@ int cmd_show(int argc, char **argv)
 		return cmdopt_usage_error(&cmd_show_opts, "unexpected argument "
 					  "'%s'", argv[first]);
 
+	if (a.plot && !runplot_name_ok(a.plot))
+		return cmdopt_usage_error(&cmd_show_opts, "--plot '%s': name a "
+					  ".png or .svg file", a.plot);
 	reapplied_model = a.disk_model;
 	if (reapplied_model && disk_profile_load(reapplied_model, &disk) < 0)
 		return EXIT_USAGE;
@@ -267,6 +276,8 @@ int cmd_show(int argc, char **argv)
 			rc = csv_print_run(r);
 		else
 			rc = print_text(r) ? EXIT_RUNTIME : EXIT_OK;
+		if (a.plot && runplot_write(r, a.plot) && rc == EXIT_OK)
+			rc = EXIT_RUNTIME;
 	}
 	run_rec_free(r);
 	store_close(st);

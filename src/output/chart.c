@@ -57,6 +57,7 @@ struct frame {
 	cairo_t *cr;
 	struct buf out;
 	double ymin, ymax;       /* value range of the plot area */
+	enum chart_file file;    /* CHART_INLINE but for a file of its own */
 };
 
 static double y_of(const struct frame *f, double v)
@@ -92,9 +93,18 @@ static void frame_begin(struct frame *f, const char *title, const char *unit,
 	char lab[32];
 
 	memset(&f->out, 0, sizeof(f->out));
-	f->sf = cairo_svg_surface_create_for_stream(buf_write, &f->out,
-						    CHART_W, CHART_H);
-	f->cr = cairo_create(f->sf);
+	if (f->file == CHART_PNG) {
+		/* twice the points, so the text stays legible */
+		f->sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
+						   2 * (int)CHART_W,
+						   2 * (int)CHART_H);
+		f->cr = cairo_create(f->sf);
+		cairo_scale(f->cr, 2, 2);
+	} else {
+		f->sf = cairo_svg_surface_create_for_stream(buf_write, &f->out,
+							    CHART_W, CHART_H);
+		f->cr = cairo_create(f->sf);
+	}
 	if (!isfinite(lo) || !isfinite(hi)) {
 		lo = 0;
 		hi = 1;
@@ -180,17 +190,24 @@ static char *prefix_ids(const char *svg, int id)
 
 static char *frame_end(struct frame *f, int id)
 {
-	cairo_status_t st;
+	cairo_status_t st = CAIRO_STATUS_SUCCESS;
 	char *svg = NULL;
 
 	cairo_destroy(f->cr);
-	cairo_surface_finish(f->sf);
-	st = cairo_surface_status(f->sf);
+	if (f->file == CHART_PNG)
+		st = cairo_surface_write_to_png_stream(f->sf, buf_write,
+						       &f->out);
+	else
+		cairo_surface_finish(f->sf);
+	if (f->file != CHART_PNG || st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(f->sf);
 	cairo_surface_destroy(f->sf);
 	if (st != CAIRO_STATUS_SUCCESS || !f->out.s)
 		error("cannot draw chart: %s", cairo_status_to_string(st));
-	else
+	else if (f->file == CHART_INLINE)
 		svg = prefix_ids(f->out.s, id);
+	else
+		return f->out.s;   /* the file's bytes, NUL after them */
 	free(f->out.s);
 	return svg;
 }
@@ -238,14 +255,27 @@ void chart_cleanup(void)
 
 static void legend(struct frame *f, const char *const *names, size_t n)
 {
+	double slot = 150, w = CHART_W - PLOT_L - PLOT_R;
+	size_t cols;
+
+	/* as many a row as the longest name lets, rows upwards */
 	for (size_t i = 0; i < n; i++) {
+		cairo_text_extents_t e;
+
+		cairo_text_extents(f->cr, names[i], &e);
+		if (e.x_advance + 24 > slot)
+			slot = e.x_advance + 24;
+	}
+	cols = (size_t)(w / slot) ? (size_t)(w / slot) : 1;
+	for (size_t i = 0; i < n; i++) {
+		double x = PLOT_L + slot * (double)(i % cols);
+		double y = CHART_H - 24 - 14.0 * (double)(i / cols);
+
 		set_colour(f->cr, i, 1);
-		cairo_rectangle(f->cr, PLOT_L + 150.0 * (double)(i % 4),
-				CHART_H - 24 - 14.0 * (double)(i / 4), 10, 10);
+		cairo_rectangle(f->cr, x, y, 10, 10);
 		cairo_fill(f->cr);
 		cairo_set_source_rgb(f->cr, 0.2, 0.2, 0.2);
-		cairo_move_to(f->cr, PLOT_L + 150.0 * (double)(i % 4) + 14,
-			      CHART_H - 15 - 14.0 * (double)(i / 4));
+		cairo_move_to(f->cr, x + 14, y + 9);
 		cairo_show_text(f->cr, names[i]);
 	}
 }
@@ -375,12 +405,14 @@ char *chart_lines(int id, const char *title, const char *unit,
 	return frame_end(&f, id);
 }
 
-char *chart_cdf(int id, const char *title, const char *unit,
-		const char *const *names, const double *const *x,
-		const double *const *y, const size_t *nxy, size_t n)
+static char *cdf(enum chart_file file, int id, const char *title,
+		 const char *const *names,
+		 const double *const *x, const double *const *y,
+		 const size_t *nxy, size_t n, size_t *len)
 {
+	char *b;
 	double lo = INFINITY, hi = -INFINITY, w = CHART_W - PLOT_L - PLOT_R;
-	struct frame f;
+	struct frame f = { .file = file };
 	char lab[32];
 	int e0, e1;
 
@@ -430,8 +462,24 @@ char *chart_cdf(int id, const char *title, const char *unit,
 	}
 #undef XP
 	legend(&f, names, n);
-	cairo_set_source_rgb(f.cr, 0.2, 0.2, 0.2);
-	text_at(f.cr, CHART_W - PLOT_R, CHART_H - PLOT_B + 28,
-		unit && strcmp(unit, "ns") ? unit : "latency, log scale", 1);
-	return frame_end(&f, id);
+	b = frame_end(&f, id);
+	*len = b ? f.out.len : 0;
+	return b;
+}
+
+char *chart_cdf(int id, const char *title, const char *const *names,
+		const double *const *x, const double *const *y,
+		const size_t *nxy, size_t n)
+{
+	size_t len;
+
+	return cdf(CHART_INLINE, id, title, names, x, y, nxy, n, &len);
+}
+
+char *chart_cdf_file(enum chart_file file, const char *title,
+		     const char *const *names, const double *const *x,
+		     const double *const *y, const size_t *nxy, size_t n,
+		     size_t *len)
+{
+	return cdf(file, 0, title, names, x, y, nxy, n, len);
 }

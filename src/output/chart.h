@@ -14,6 +14,9 @@
 
 #include <stddef.h>
 
+/* Where a chart goes: inline in HTML, or a file of its own. */
+enum chart_file { CHART_INLINE = 0, CHART_SVG, CHART_PNG };
+
 #include <cairo.h>
 
 /* One bar per group, at mean, with a whisker from lo to hi (its CI). */
@@ -34,11 +37,19 @@ char *chart_lines(int id, const char *title, const char *unit,
 /*
  * Series i's cumulative distribution: the fraction y[i][j] of samples at
  * or below x[i][j] (> 0, ascending), x on a log scale so that a tail an
- * order of magnitude out stays in view; names label the legend.
+ * order of magnitude out stays in view (latencies in ns: the ticks say
+ * 1us, 10ms); names label the legend.
  */
-char *chart_cdf(int id, const char *title, const char *unit,
-		const char *const *names, const double *const *x,
-		const double *const *y, const size_t *nxy, size_t n);
+char *chart_cdf(int id, const char *title, const char *const *names,
+		const double *const *x, const double *const *y,
+		const size_t *nxy, size_t n);
+
+/* The same as a file's bytes (SVG with its XML declaration, or PNG at
+ * twice the size), *len of them; NULL after the cairo error. */
+char *chart_cdf_file(enum chart_file file, const char *title,
+		     const char *const *names, const double *const *x,
+		     const double *const *y, const size_t *nxy, size_t n,
+		     size_t *len);
 
 /*
  * Anything else drawn with cairo (history's trend charts): draw() paints

@@ -18,25 +18,6 @@
 /* At least this many operations a side before a curve is worth a look. */
 #define CDF_MIN_OPS 20
 
-/* The non-empty buckets of h as (upper edge, cumulative fraction). */
-static size_t cdf_points(const struct lathist *h, double *x, double *y)
-{
-	uint64_t cum = 0;
-	size_t n = 0;
-
-	for (size_t b = 0; b < LATHIST_NR; b++) {
-		if (!h->b[b])
-			continue;
-		cum += h->b[b];
-		x[n] = (double)(lathist_bucket_high(b) < h->max ?
-				lathist_bucket_high(b) : h->max);
-		if (x[n] < 1)
-			x[n] = 1;
-		y[n++] = (double)cum / (double)h->count;
-	}
-	return n;
-}
-
 static int cdf_figure(FILE *out, const struct html_section *sec,
 		      const struct tail_row *row, struct lathist *h, int *id)
 {
@@ -51,12 +32,12 @@ static int cdf_figure(FILE *out, const struct html_section *sec,
 		y[g] = xcalloc(LATHIST_NR, sizeof(**y));
 		if (tail_pool(&sec->groups[g], row->phase, row->op, h, h + 1)
 		    && h->count >= CDF_MIN_OPS)
-			nxy[g] = cdf_points(h, x[g], y[g]);
+			nxy[g] = lathist_cdf(h, x[g], y[g]);
 	}
-	snprintf(title, sizeof(title), "%s%s%s latency, repetitions pooled",
+	snprintf(title, sizeof(title), "%s%s%s latency (log scale), "
+		 "repetitions pooled",
 		 row->phase, *row->op ? "/" : "", row->op);
-	svg = chart_cdf(++*id, title, row->unit,
-			(const char *const *)t->labels,
+	svg = chart_cdf(++*id, title, (const char *const *)t->labels,
 			(const double *const *)x, (const double *const *)y,
 			nxy, ng);
 	if (!svg) {

@@ -142,3 +142,22 @@ double lathist_mean(const struct lathist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0.0;
 }
+
+size_t lathist_cdf(const struct lathist *h, double *x, double *y)
+{
+	uint64_t cum = 0;
+	size_t n = 0;
+
+	for (size_t b = 0; b < LATHIST_NR; b++) {
+		uint64_t hi = lathist_bucket_high(b);
+
+		if (!h->b[b])
+			continue;
+		cum += h->b[b];
+		x[n] = (double)(hi < h->max ? hi : h->max);
+		if (x[n] < 1)
+			x[n] = 1;
+		y[n++] = (double)cum / (double)h->count;
+	}
+	return n;
+}

@@ -43,6 +43,13 @@ void lathist_merge(struct lathist *dst, const struct lathist *src);
  * exact min and max.  0 when empty.
  */
 uint64_t lathist_quantile(const struct lathist *h, double q);
+/*
+ * The cumulative distribution at each non-empty bucket: x[i] its upper
+ * edge in the unit (clamped to the exact max, at least 1, so a log axis
+ * takes it), y[i] the fraction of samples at or below; x and y hold
+ * LATHIST_NR.  The number of points.
+ */
+size_t lathist_cdf(const struct lathist *h, double *x, double *y);
 /* Mean of the samples, 0 when empty. */
 double lathist_mean(const struct lathist *h);
 

@@ -9,7 +9,8 @@
 # compare says "slower tail"; quantiles the sample cannot support are
 # refused with the count they need, never given a number; the text keeps
 # to 80 columns; the HTML report draws each phase's CDF (log x) and
-# the same quantile table.  Small: 400 files x 4 repetitions a side (1600 ops, so
+# the same quantile table; `show --plot` draws a run's CDFs to a PNG or
+# SVG file.  Small: 400 files x 4 repetitions a side (1600 ops, so
 # p99 is supported and p99.9 is not).
 . "$(dirname "$0")/lib.sh"
 need_loop
@@ -98,6 +99,23 @@ PY
 then ok "report: a CDF per phase and the quantile table with the tail verdict"
 else not_ok "report: a CDF per phase and the quantile table with the tail verdict" "$(cat "$SCRATCH/rep.err")"; fi
 
+# show --plot: the run's CDFs as a PNG or an SVG file
+"$FSLAB" show ab --db "$DB" --plot "$SCRATCH/ab.png" >/dev/null 2>"$SCRATCH/plot.err" &&
+	grep -q "ab.png: 6 distributions drawn" "$SCRATCH/plot.err" &&
+	python3 - "$SCRATCH/ab.png" <<'PY' &&
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR", b[:16]
+assert struct.unpack(">II", b[16:24]) == (1280, 600)
+PY
+	ok "show --plot FILE.png: a 1280x600 PNG of the 6 phases with 20 ops or more" ||
+	not_ok "show --plot FILE.png: a 1280x600 PNG of the 6 phases with 20 ops or more" "$(cat "$SCRATCH/plot.err")"
+"$FSLAB" show ab --db "$DB" --plot "$SCRATCH/ab.svg" >/dev/null 2>&1 &&
+	head -c 40 "$SCRATCH/ab.svg" | grep -q '^<?xml' && grep -q '<svg' "$SCRATCH/ab.svg" &&
+	ok "show --plot FILE.svg: a standalone SVG" || not_ok "show --plot FILE.svg: a standalone SVG"
+check_exit "show --plot FILE.txt: usage error" 2 "$FSLAB" show ab --db "$DB" --plot "$SCRATCH/ab.txt"
+[ ! -e "$SCRATCH/ab.txt" ] && ok "  and nothing written" || not_ok "  and nothing written"
+
 run -t ext4:size=256M,name=one -t ext4:size=256M,mount=sync,name=onesync \
 	-w metadata:files=400 --tag single &&
 	sec=$("$FSLAB" compare single --db "$DB" 2>&1 | sed -n '/^latency distribution/,/^$/p') &&
@@ -105,6 +123,13 @@ run -t ext4:size=256M,name=one -t ext4:size=256M,mount=sync,name=onesync \
 	grep -q 'not tested (1 and 1 repetitions, needs 3 each)' <<<"$sec" &&
 	ok "one repetition a side: pooled only, variance not tested, said so" ||
 	not_ok "one repetition a side: pooled only, variance not tested, said so" "$sec"
+
+run -t ext4:size=256M -w fsck --tag nohist
+out=$("$FSLAB" show nohist --db "$DB" --plot "$SCRATCH/none.png" 2>&1 >/dev/null)
+[ $? -eq 1 ] && grep -q "has no latency histogram of 20 operations or more to plot" <<<"$out" &&
+	[ ! -e "$SCRATCH/none.png" ] &&
+	ok "show --plot of a run without histograms: exit 1, said why, no file" ||
+	not_ok "show --plot of a run without histograms: exit 1, said why, no file" "$out"
 
 nothing_left_under "$SCRATCH" && ok "no mount or loop device left" ||
 	not_ok "no mount or loop device left"

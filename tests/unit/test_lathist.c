@@ -270,6 +270,39 @@ static void test_merged_percentiles(void **state)
 	free(all);
 }
 
+/*
+ * The CDF of 1..100 ns, each once: values below 128 have buckets of
+ * their own, so the points are (k, k / 100) exactly; a sample of 1000 ns
+ * and one of 0 add the bucket edge clamped to the max and the floor of
+ * 1 a log axis needs.
+ */
+static void test_cdf(void **state)
+{
+	static double x[LATHIST_NR], y[LATHIST_NR];
+	struct lathist h;
+	size_t n;
+	(void)state;
+
+	lathist_init(&h);
+	for (uint64_t v = 1; v <= 100; v++)
+		lathist_add(&h, v);
+	n = lathist_cdf(&h, x, y);
+	assert_int_equal(n, 100);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(x[i] == (double)(i + 1));
+		assert_true(fabs(y[i] - (double)(i + 1) / 100) < 1e-12);
+	}
+	lathist_add(&h, 0);
+	lathist_add(&h, 1000);
+	n = lathist_cdf(&h, x, y);
+	assert_int_equal(n, 102);
+	assert_true(x[0] == 1 && fabs(y[0] - 1.0 / 102) < 1e-12);
+	/* 1000's bucket (width 8) runs to 1007: clamped to the max */
+	assert_true(x[101] == 1000 && y[101] == 1);
+	lathist_init(&h);
+	assert_int_equal(lathist_cdf(&h, x, y), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_known_percentiles),
 		cmocka_unit_test(test_add_n),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_cdf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
