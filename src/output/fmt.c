@@ -149,3 +149,18 @@ void verdict_text_fit(char *buf, size_t len, const struct cmp_delta *d,
 	    d->mdc_pct >= 1000)
 		snprintf(buf, len, "%s (mdc >999%%)", verdict_word(d, o));
 }
+
+void fmt_ns(char *buf, size_t len, uint64_t ns, bool space)
+{
+	double v = (double)ns;
+	const char *sp = space ? " " : "";
+
+	if (v < 1e3)
+		snprintf(buf, len, "%.0f%sns", v, sp);
+	else if (v < 1e6)
+		snprintf(buf, len, "%.3g%sus", v / 1e3, sp);
+	else if (v < 1e9)
+		snprintf(buf, len, "%.3g%sms", v / 1e6, sp);
+	else
+		snprintf(buf, len, "%.3g%ss", v / 1e9, sp);
+}

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compare/compare.h"
 
@@ -35,6 +36,9 @@ void fmt_sig4(char *buf, size_t len, double v);
 void fmt_pct(char *buf, size_t len, double v);
 /* "0.0123", "<0.0001", or "-". */
 void fmt_p(char *buf, size_t len, double p);
+/* A latency in ns as "812ns", "12.3us", "4.56ms", "1.23s" (three
+ * significant digits); with space, "12.3 us" as the HTML tables put it. */
+void fmt_ns(char *buf, size_t len, uint64_t ns, bool space);
 /*
  * A mean and its interval in one field: "m ± h" when the interval is
  * symmetric about m (within 5 % of its half-width), "m [lo, hi]" when

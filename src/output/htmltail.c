@@ -12,6 +12,7 @@
 
 #include "compare/tail.h"
 #include "output/chart.h"
+#include "output/fmt.h"
 #include "output/html_internal.h"
 #include "util/util.h"
 
@@ -56,37 +57,21 @@ static int cdf_figure(FILE *out, const struct html_section *sec,
 	return rc;
 }
 
-static void lat(FILE *out, uint64_t ns)
-{
-	double v = (double)ns;
-
-	if (v < 1e3)
-		fprintf(out, "%.0f ns", v);
-	else if (v < 1e6)
-		fprintf(out, "%.3g us", v / 1e3);
-	else if (v < 1e9)
-		fprintf(out, "%.3g ms", v / 1e6);
-	else
-		fprintf(out, "%.3g s", v / 1e9);
-}
-
 static void ci_cell(FILE *out, const struct quantci *ci)
 {
-	char why[80];
+	char why[80], e[16], lo[16], hi[16];
 
-	fputs("<td>", out);
 	if (!ci->ok) {
 		quantci_refusal(ci, why, sizeof(why));
+		fputs("<td>", out);
 		html_escape(out, why);
-	} else {
-		lat(out, ci->est);
-		fputs(" [", out);
-		lat(out, ci->lo);
-		fputs(", ", out);
-		lat(out, ci->hi);
-		fputc(']', out);
+		fputs("</td>", out);
+		return;
 	}
-	fputs("</td>", out);
+	fmt_ns(e, sizeof(e), ci->est, true);
+	fmt_ns(lo, sizeof(lo), ci->lo, true);
+	fmt_ns(hi, sizeof(hi), ci->hi, true);
+	fprintf(out, "<td>%s [%s, %s]</td>", e, lo, hi);
 }
 
 static void quantile_table(FILE *out, const struct cmp_table *t,

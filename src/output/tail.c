@@ -9,23 +9,9 @@
 #include <string.h>
 
 #include "compare/tail.h"
+#include "output/fmt.h"
 #include "util/jsonout.h"
 #include "util/util.h"
-
-/* A latency in ns as "812ns", "12.3us", "4.56ms", "1.23s". */
-static void lat_str(char *buf, size_t len, uint64_t ns)
-{
-	double v = (double)ns;
-
-	if (v < 1e3)
-		snprintf(buf, len, "%.0fns", v);
-	else if (v < 1e6)
-		snprintf(buf, len, "%.3gus", v / 1e3);
-	else if (v < 1e9)
-		snprintf(buf, len, "%.3gms", v / 1e6);
-	else
-		snprintf(buf, len, "%.3gs", v / 1e9);
-}
 
 /* "4.56ms [4.40ms, 4.71ms]", or the refusal. */
 static void ci_str(char *buf, size_t len, const struct quantci *ci)
@@ -38,9 +24,9 @@ static void ci_str(char *buf, size_t len, const struct quantci *ci)
 			 (unsigned long long)ci->need);
 		return;
 	}
-	lat_str(e, sizeof(e), ci->est);
-	lat_str(lo, sizeof(lo), ci->lo);
-	lat_str(hi, sizeof(hi), ci->hi);
+	fmt_ns(e, sizeof(e), ci->est, false);
+	fmt_ns(lo, sizeof(lo), ci->lo, false);
+	fmt_ns(hi, sizeof(hi), ci->hi, false);
 	snprintf(buf, len, "%s [%s, %s]", e, lo, hi);
 }
 

@@ -138,9 +138,32 @@ static void test_jsonout(void **state)
 	json_decref(o);
 }
 
+/* The latency words the tail tables print, at each unit's edges. */
+static void test_fmt_ns(void **state)
+{
+	char b[32];
+	(void)state;
+
+	fmt_ns(b, sizeof(b), 812, false);
+	assert_string_equal(b, "812ns");
+	fmt_ns(b, sizeof(b), 999, false);
+	assert_string_equal(b, "999ns");
+	fmt_ns(b, sizeof(b), 1000, false);
+	assert_string_equal(b, "1us");
+	fmt_ns(b, sizeof(b), 12345, true);
+	assert_string_equal(b, "12.3 us");
+	fmt_ns(b, sizeof(b), 4560000, false);
+	assert_string_equal(b, "4.56ms");
+	fmt_ns(b, sizeof(b), 1230000000, true);
+	assert_string_equal(b, "1.23 s");
+	fmt_ns(b, sizeof(b), 0, false);
+	assert_string_equal(b, "0ns");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fmt_ns),
 		cmocka_unit_test(test_sig4),
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_verdicts),
