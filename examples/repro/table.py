@@ -36,6 +36,16 @@ def key_row(d, phase, metric):
     return ("-", "no such row", None)
 
 
+def ns(v):
+    if v >= 1e6:
+        return "%.3gms" % (v / 1e6)
+    return "%.3gus" % (v / 1e3)
+
+
+def lat(s):
+    return "%s [%s, %s]" % (ns(s["ns"]), ns(s["ci_lo_ns"]), ns(s["ci_hi_ns"]))
+
+
 def lat_row(d, phase, quant):
     for w in d["workloads"]:
         for sec in w.get("latency_distribution", []):
@@ -47,11 +57,7 @@ def lat_row(d, phase, quant):
                 if q["ratio"] is None:
                     why = a.get("refused") or b.get("refused") or "-"
                     return ("-", why, None)
-                txt = "%s (A %s [%s, %s] us, B %s [%s, %s] us)" % (
-                    fmt(q["ratio"]), fmt(a["ns"] / 1e3),
-                    fmt(a["ci_lo_ns"] / 1e3), fmt(a["ci_hi_ns"] / 1e3),
-                    fmt(b["ns"] / 1e3), fmt(b["ci_lo_ns"] / 1e3),
-                    fmt(b["ci_hi_ns"] / 1e3))
+                txt = "%s (A %s, B %s)" % (fmt(q["ratio"]), lat(a), lat(b))
                 return (txt, r["verdict"], r["verdict"])
     return ("-", "no latency distribution", None)
 
