@@ -58,7 +58,11 @@ def lat_row(d, phase, quant):
                     why = a.get("refused") or b.get("refused") or "-"
                     return ("-", why, None)
                 txt = "%s (A %s, B %s)" % (fmt(q["ratio"]), lat(a), lat(b))
-                return (txt, r["verdict"], r["verdict"])
+                v = r["verdict"]
+                if r.get("reps_tested"):
+                    v += " (reps %d vs %d, Welch p adj %s)" % (
+                        r["reps_a"], r["reps_b"], fmt(r["reps_p_adj"]))
+                return (txt, v, r["verdict"])
     return ("-", "no latency distribution", None)
 
 
