@@ -30,7 +30,9 @@ repro_init() {
 		shift
 	done
 	REPRO_TMP=$(mktemp -d /var/tmp/fslab-repro.XXXXXX)
-	trap 'rm -rf "$REPRO_TMP"' EXIT
+	# --one-file-system: should fslab die with an image still mounted
+	# there, its contents are not ours to delete.
+	trap 'rm -rf --one-file-system "$REPRO_TMP"' EXIT
 	[ -n "$REPRO_DB" ] || REPRO_DB=$REPRO_TMP/results.db
 	[ -n "$REPRO_SCRATCH" ] || REPRO_SCRATCH=$REPRO_TMP/scratch
 	mkdir -p "$REPRO_SCRATCH"
