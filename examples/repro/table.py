@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The side-by-side table of a reproduction, from `fslab compare --format
+json --explain`.  argv: JSON EXPECT ROW...; EXPECT is the verdict word the
+published effect predicts for the first row ("improvement", "REGRESSION",
+"faster tail", "slower tail"); ROW is SPEC|PUBLISHED with SPEC one of
+PHASE/METRIC (a compare row, configuration B against the baseline),
+lat:PHASE:QUANTILE (the latency distribution) or co:PHASE:METRIC (an
+--explain co-metric, per file or MiB).  Only figures fslab computed are
+printed; a row it could not judge says why."""
+import json
+import sys
+
+
+def fmt(x):
+    return "%.3g" % x if x is not None else "-"
+
+
+def pct(p):
+    return 1 + p / 100 if p is not None else None
+
+
+def key_row(d, phase, metric):
+    for w in d["workloads"]:
+        for r in w["rows"]:
+            if r["phase"] == phase and r["metric"] == metric:
+                g = r["groups"][-1].get("vs_baseline")
+                if not g:
+                    continue
+                lo = pct(g["change_ci_lo_pct"])
+                hi = pct(g["change_ci_hi_pct"])
+                v = g["verdict"]
+                if v == "can't tell" and g.get("mdc_pct") is not None:
+                    v += " (mdc %.0f%%)" % g["mdc_pct"]
+                return ("%s [%s, %s]" % (fmt(g.get("ratio")), fmt(lo), fmt(hi)),
+                        v, g["verdict"])
+    return ("-", "no such row", None)
+
+
+def ns(v):
+    if v >= 1e6:
+        return "%.3gms" % (v / 1e6)
+    return "%.3gus" % (v / 1e3)
+
+
+def lat(s):
+    return "%s [%s, %s]" % (ns(s["ns"]), ns(s["ci_lo_ns"]), ns(s["ci_hi_ns"]))
+
+
+def lat_row(d, phase, quant):
+    for w in d["workloads"]:
+        for sec in w.get("latency_distribution", []):
+            for r in sec["rows"]:
+                if r["phase"] != phase or r["op"] != "":
+                    continue
+                q = r["quantiles"][quant]
+                a, b = q["a"], q["b"]
+                if q["ratio"] is None:
+                    why = a.get("refused") or b.get("refused") or "-"
+                    return ("-", why, None)
+                txt = "%s (A %s, B %s)" % (fmt(q["ratio"]), lat(a), lat(b))
+                v = r["verdict"]
+                if r.get("reps_tested"):
+                    v += " (reps %d vs %d, Welch p adj %s)" % (
+                        r["reps_a"], r["reps_b"], fmt(r["reps_p_adj"]))
+                return (txt, v, r["verdict"])
+    return ("-", "no latency distribution", None)
+
+
+def co_row(d, phase, metric):
+    ex = d.get("explain") or {}
+    for it in ex.get("items", []):
+        if it["phase"] != phase:
+            continue
+        for lead in it["leads"]:
+            if lead["metric"] == metric:
+                r = pct(lead["change_pct"])
+                return ("%s [%s, %s] (%s vs %s %s)" % (
+                    fmt(r), fmt(pct(lead["change_lo_pct"])),
+                    fmt(pct(lead["change_hi_pct"])),
+                    fmt(lead["mean"]), fmt(lead["baseline"]),
+                    lead["unit"]), "moved (q %s)" % fmt(lead["q"]), None)
+    return ("-", "not among the co-metrics that moved", None)
+
+
+def main():
+    d = json.load(open(sys.argv[1]))
+    expect = sys.argv[2]
+    rows = []
+    for i, arg in enumerate(sys.argv[3:]):
+        spec, _, pub = arg.partition("|")
+        if spec.startswith("lat:"):
+            _, phase, quant = spec.split(":")
+            m = lat_row(d, phase, quant)
+        elif spec.startswith("co:"):
+            _, phase, metric = spec.split(":", 2)
+            m = co_row(d, phase, metric)
+        else:
+            phase, metric = spec.split("/", 1)
+            m = key_row(d, phase, metric)
+        rep = "-"
+        if i == 0:
+            rep = "yes" if m[2] == expect else "not reproduced"
+        rows.append((spec, pub or "-", m[0], m[1], rep))
+    head = ("figure", "published effect",
+            "measured B/A [95% CI]", "fslab's verdict", "reproduced")
+    for r in [head] + rows:
+        print(" | ".join(r))
+    print("result: %s" % ("reproduced" if rows and rows[0][4] == "yes"
+                          else "not reproduced"))
+
+
+main()
