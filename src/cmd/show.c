@@ -160,6 +160,35 @@ static void print_phase_notes(FILE *out, const struct wlrun_rec *w)
 	}
 }
 
+/*
+ * Each stalled phase's stalls, from the stored list (README "Latency and
+ * stalls"): when in the phase and how long, the first 10 of them.
+ */
+static void print_stalls(FILE *out, const struct wlrun_rec *w)
+{
+	for (size_t i = 0; i < w->nr_phases; i++) {
+		const struct phase_rec *p = &w->phases[i];
+		double all = phase_rec_value(p, "stalls", 0);
+		double longest = phase_rec_value(p, "stall_max_ms", 0);
+		size_t n = p->nr_stall_list < 10 ? p->nr_stall_list : 10;
+
+		if (!(all > 0))
+			continue;
+		fprintf(out, "phase %s%s%s stalls: %.0f (longest %.0f ms)%s",
+			str_or(p->name, "?"), p->label ? " " : "",
+			p->label ? p->label : "", all, longest,
+			n ? ":" : "");
+		for (size_t k = 0; k < n; k++)
+			fprintf(out, "%s at %.1f s %.0f ms", k ? "," : "",
+				(double)p->stall_list[k].start_ns / 1e9,
+				(double)p->stall_list[k].len_ns / 1e6);
+		if (all > (double)n)
+			fprintf(out, "%s %.0f more", n ? "," : "",
+				all - (double)n);
+		fputc('\n', out);
+	}
+}
+
 static void print_wlrun(FILE *out, const struct run_rec *r,
 			const struct wlrun_rec *w)
 {
@@ -177,6 +206,7 @@ static void print_wlrun(FILE *out, const struct run_rec *r,
 	else
 		print_generic(out, w);
 	print_phase_notes(out, w);
+	print_stalls(out, w);
 	disk_print_phases(out, w, reapplied_model);
 }
 

@@ -528,7 +528,7 @@ static void test_old_schema_migrated(void **state)
 	store_close(st);
 
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sql_int(db, "PRAGMA user_version"), 9);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 10);
 	/* Version 4's mkfs command: not recorded in the old rows. */
 	{
 		char q[96];
