@@ -161,6 +161,42 @@ static void print_phase_notes(FILE *out, const struct wlrun_rec *w)
 }
 
 /*
+ * A stalled phase's completion series in at most 60 columns, each the
+ * worst (fewest) of its intervals against the busiest interval: a
+ * blank is an interval in which nothing completed, so a stall shows
+ * as a gap whatever the column width, where a sum would smooth it.
+ */
+static void print_sparkline(FILE *out, const struct phase_rec *p)
+{
+	static const char lv[] = " _.-=+*#";
+	size_t per, cols;
+	uint32_t max = 0;
+
+	if (p->nr_series < 2 || !p->series_ns)
+		return;
+	for (size_t i = 0; i < p->nr_series; i++)
+		if (p->series[i] > max)
+			max = p->series[i];
+	per = (p->nr_series + 59) / 60;
+	cols = (p->nr_series + per - 1) / per;
+	fprintf(out, "  completions per %.0f ms", (double)p->series_ns / 1e6);
+	if (per > 1)
+		fprintf(out, ", the fewest of each %zu", per);
+	fputs(": |", out);
+	for (size_t c = 0; c < cols; c++) {
+		uint32_t m = UINT32_MAX;
+
+		for (size_t i = c * per; i < (c + 1) * per &&
+		     i < p->nr_series; i++)
+			if (p->series[i] < m)
+				m = p->series[i];
+		fputc(!m || !max ? ' ' : lv[1 + (size_t)((uint64_t)m * 6 /
+						      max)], out);
+	}
+	fprintf(out, "| (max %u)\n", max);
+}
+
+/*
  * Each stalled phase's stalls, from the stored list (README "Latency and
  * stalls"): when in the phase and how long, the first 10 of them.
  */
@@ -186,6 +222,7 @@ static void print_stalls(FILE *out, const struct wlrun_rec *w)
 			fprintf(out, "%s %.0f more", n ? "," : "",
 				all - (double)n);
 		fputc('\n', out);
+		print_sparkline(out, p);
 	}
 }
 

@@ -94,6 +94,7 @@ want="^phase run.* stalls: 3 \(longest [0-9]+ ms\): at [0-9.]+ s [0-9]+ ms, at [
 [[ $line =~ $want ]] && ok "show prints the 3 stalls" ||
 	not_ok "show prints the 3 stalls" "got '$line'" \
 		"$(grep -i stall "$SCRATCH/show.txt")"
+grep -A1 '^phase run.* stalls:' "$SCRATCH/show.txt" | sed 's/^/# /'
 
 # JSON: the same 3 lengths, and the series adds up to the completions
 # exactly: ffsb's calls (its ops count transactions, several a call).
