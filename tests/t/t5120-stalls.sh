@@ -127,6 +127,18 @@ holes=$(run_json '.series.counts[]' | awk '$1 > 0 { if (z >= 3) n++;
 [ "$holes" = 3 ] && ok "the series shows 3 runs of empty intervals" ||
 	not_ok "the series shows 3 runs of empty intervals" "got '$holes'"
 
+# Export and import carry the list and the series whole.
+"$FSLAB" export t5120-frozen -o "$SCRATCH/x.json" --db "$DB" 2>"$SCRATCH/x.err" &&
+	"$FSLAB" import "$SCRATCH/x.json" --db "$SCRATCH/y.db" 2>>"$SCRATCH/x.err"
+sel="select group_concat(s.start_ns || ':' || s.len_ns, ' ') || '/' ||
+	(select interval_ns || ':' || total || ':' || hex(counts) from series
+	where phase_id = p.id) from phases p join stalls s on s.phase_id = p.id
+	where p.name = 'run' group by p.id"
+a=$(q "$sel") b=$(sqlite3 "$SCRATCH/y.db" "$sel")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "export and import keep the stalls and the series" ||
+	not_ok "export and import keep the stalls and the series" \
+		"'${a:0:80}' vs '${b:0:80}'" "$(cat "$SCRATCH/x.err")"
+
 run_ffsb t5120-thawed
 n=$(metric_int t5120-thawed run stalls)
 [ "$n" = 0 ] && ok "unfrozen: 0 stalls stored" ||
