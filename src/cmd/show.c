@@ -197,8 +197,8 @@ static void print_sparkline(FILE *out, const struct phase_rec *p)
 }
 
 /*
- * Each stalled phase's stalls, from the stored list (README "Latency and
- * stalls"): when in the phase and how long, the first 10 of them.
+ * Each stalled phase's stalls, from the stored list (README
+ * "Measurement"): when in the phase and how long, the first 10 of them.
  */
 static void print_stalls(FILE *out, const struct wlrun_rec *w)
 {
