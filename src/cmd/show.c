@@ -46,8 +46,11 @@ const struct cmdopt_cmd cmd_show_opts = {
 		 "[--disk-model PROFILE]",
 	.desc = "Show one stored run: RUN is a run id (see 'fslab results'), "
 		"a tag (the newest run with it) or 'latest' (the default).  "
-		"The text format is each workload's own report; csv has one "
-		"row per target, workload, phase and metric.",
+		"The text format is each workload's own report, then each "
+		"stalled phase's stalls (when and how long) and its "
+		"completions per 100 ms; json has every phase's stalls and "
+		"series too; csv has one row per target, workload, phase and "
+		"metric.",
 	.opts = show_table,
 	.args = CMDOPT_C_RUN,
 };
