@@ -52,8 +52,11 @@ const struct cmdopt_cmd cmd_show_opts = {
 		 "[--disk-model PROFILE] [--plot FILE.png|FILE.svg]",
 	.desc = "Show one stored run: RUN is a run id (see 'fslab results'), "
 		"a tag (the newest run with it) or 'latest' (the default).  "
-		"The text format is each workload's own report; csv has one "
-		"row per target, workload, phase and metric.",
+		"The text format is each workload's own report, then each "
+		"stalled phase's stalls (when and how long) and its "
+		"completions per 100 ms; json has every phase's stalls and "
+		"series too; csv has one row per target, workload, phase and "
+		"metric.",
 	.opts = show_table,
 	.args = CMDOPT_C_RUN,
 };
@@ -166,6 +169,72 @@ static void print_phase_notes(FILE *out, const struct wlrun_rec *w)
 	}
 }
 
+/*
+ * A stalled phase's completion series in at most 60 columns, each the
+ * worst (fewest) of its intervals against the busiest interval: a
+ * blank is an interval in which nothing completed, so a stall shows
+ * as a gap whatever the column width, where a sum would smooth it.
+ */
+static void print_sparkline(FILE *out, const struct phase_rec *p)
+{
+	static const char lv[] = " _.-=+*#";
+	size_t per, cols;
+	uint32_t max = 0;
+
+	if (p->nr_series < 2 || !p->series_ns)
+		return;
+	for (size_t i = 0; i < p->nr_series; i++)
+		if (p->series[i] > max)
+			max = p->series[i];
+	per = (p->nr_series + 59) / 60;
+	cols = (p->nr_series + per - 1) / per;
+	fprintf(out, "  completions per %.0f ms", (double)p->series_ns / 1e6);
+	if (per > 1)
+		fprintf(out, ", the fewest of each %zu", per);
+	fputs(": |", out);
+	for (size_t c = 0; c < cols; c++) {
+		uint32_t m = UINT32_MAX;
+
+		for (size_t i = c * per; i < (c + 1) * per &&
+		     i < p->nr_series; i++)
+			if (p->series[i] < m)
+				m = p->series[i];
+		fputc(!m || !max ? ' ' : lv[1 + (size_t)((uint64_t)m * 6 /
+						      max)], out);
+	}
+	fprintf(out, "| (max %u)\n", max);
+}
+
+/*
+ * Each stalled phase's stalls, from the stored list (README
+ * "Measurement"): when in the phase and how long, the first 10 of them.
+ */
+static void print_stalls(FILE *out, const struct wlrun_rec *w)
+{
+	for (size_t i = 0; i < w->nr_phases; i++) {
+		const struct phase_rec *p = &w->phases[i];
+		double all = phase_rec_value(p, "stalls", 0);
+		double longest = phase_rec_value(p, "stall_max_ms", 0);
+		size_t n = p->nr_stall_list < 10 ? p->nr_stall_list : 10;
+
+		if (!(all > 0))
+			continue;
+		fprintf(out, "phase %s%s%s stalls: %.0f (longest %.0f ms)%s",
+			str_or(p->name, "?"), p->label ? " " : "",
+			p->label ? p->label : "", all, longest,
+			n ? ":" : "");
+		for (size_t k = 0; k < n; k++)
+			fprintf(out, "%s at %.1f s %.0f ms", k ? "," : "",
+				(double)p->stall_list[k].start_ns / 1e9,
+				(double)p->stall_list[k].len_ns / 1e6);
+		if (all > (double)n)
+			fprintf(out, "%s %.0f more", n ? "," : "",
+				all - (double)n);
+		fputc('\n', out);
+		print_sparkline(out, p);
+	}
+}
+
 static void print_wlrun(FILE *out, const struct run_rec *r,
 			const struct wlrun_rec *w)
 {
@@ -183,6 +252,7 @@ static void print_wlrun(FILE *out, const struct run_rec *r,
 	else
 		print_generic(out, w);
 	print_phase_notes(out, w);
+	print_stalls(out, w);
 	disk_print_phases(out, w, reapplied_model);
 }
 

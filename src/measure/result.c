@@ -422,6 +422,8 @@ void phase_rec_release(struct phase_rec *p)
 	for (size_t i = 0; i < p->nr_hists; i++)
 		hist_rec_release(&p->hists[i]);
 	free(p->hists);
+	free(p->stall_list);
+	free(p->series);
 	free(p->name);
 	free(p->label);
 	free(p->error);

@@ -76,6 +76,12 @@ struct hist_rec {
 	uint64_t *b;
 };
 
+/* One stall of a phase (phase/stall.h): no completion for len_ns from
+ * start_ns after the phase began. */
+struct stall_rec {
+	uint64_t start_ns, len_ns;
+};
+
 enum phase_status {
 	PHASE_OK = 0,
 	PHASE_FAILED,      /* the workload reported an error in this phase */
@@ -104,6 +110,15 @@ struct phase_rec {
 	/* Latency histograms, in the order recorded; op names unique. */
 	struct hist_rec *hists;
 	size_t nr_hists, alloc_hists;
+	/* The first stalls in order (the "stalls" metric counts all) and
+	 * the completions per series_ns interval from the phase's start,
+	 * series_total all of them (more than the sum when the phase
+	 * outlasted the bounded series).  None: nr 0, series_ns 0. */
+	struct stall_rec *stall_list;
+	size_t nr_stall_list;
+	uint64_t series_ns, series_total;
+	uint32_t *series;
+	size_t nr_series;
 };
 
 struct wlrun_rec {

@@ -130,7 +130,7 @@ static json_t *sample_json(const struct phase_rec *p)
 }
 
 /*
- * A phase's latency histograms (README "Latency and stalls"): per op
+ * A phase's latency histograms (README "Measurement"): per op
  * class the exact count, min, max and sum (in unit) and the non-empty
  * buckets with their inclusive edges.  A histogram of another bucket
  * scheme never loads, so the edges are this fslab's.
@@ -166,6 +166,37 @@ static json_t *hists_json(const struct phase_rec *p)
 		jout_push(arr, o);
 	}
 	return arr;
+}
+
+/* The stored stall list and completion series (README "Measurement");
+ * the series' counts are per interval_ms from the start. */
+static void stalls_json(json_t *o, const struct phase_rec *p)
+{
+	json_t *arr = json_array(), *ser, *c;
+
+	for (size_t i = 0; i < p->nr_stall_list; i++) {
+		json_t *e = json_object();
+
+		jout_set(e, "start_ms",
+			 jout_num((double)p->stall_list[i].start_ns / 1e6));
+		jout_set(e, "len_ms",
+			 jout_num((double)p->stall_list[i].len_ns / 1e6));
+		jout_push(arr, e);
+	}
+	jout_set(o, "stalls", arr);
+	if (!p->series_ns) {
+		jout_set(o, "series", json_null());
+		return;
+	}
+	ser = json_object();
+	c = json_array();
+	jout_set(ser, "what", jout_str("completions"));
+	jout_set(ser, "interval_ms", jout_num((double)p->series_ns / 1e6));
+	jout_set(ser, "total", jout_u64(p->series_total));
+	for (size_t i = 0; i < p->nr_series; i++)
+		jout_push(c, json_integer(p->series[i]));
+	jout_set(ser, "counts", c);
+	jout_set(o, "series", ser);
 }
 
 static json_t *phase_json(const struct phase_rec *p)
@@ -208,6 +239,7 @@ static json_t *phase_json(const struct phase_rec *p)
 		jout_push(arr, worker_json(&p->workers[i]));
 	jout_set(o, "workers", arr);
 	jout_set(o, "histograms", hists_json(p));
+	stalls_json(o, p);
 	if (p->rqs_total || p->nr_rqs)
 		jout_set(o, "trace_sample", sample_json(p));
 	return o;

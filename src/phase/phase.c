@@ -399,13 +399,33 @@ void phase_progress(struct phase *ph, uint64_t bytes, uint64_t files,
  * its stalls as figures, 0 included; one that reports none gets none,
  * rather than a 0 that would claim it was watched.
  */
+static void keep_stalls(struct phase_rec *rec, struct stallwatch *sw)
+{
+	size_t n = stallwatch_series_len(sw);
+
+	rec->stall_list = xcalloc(sw->nr ? sw->nr : 1,
+				  sizeof(*rec->stall_list));
+	for (size_t i = 0; i < sw->nr; i++) {
+		rec->stall_list[i].start_ns = sw->v[i].start_ns;
+		rec->stall_list[i].len_ns = sw->v[i].len_ns;
+	}
+	rec->nr_stall_list = sw->nr;
+	rec->series_ns = sw->series_ns;
+	rec->series_total = atomic_load(&sw->nr_done);
+	rec->series = xcalloc(n ? n : 1, sizeof(*rec->series));
+	for (size_t i = 0; i < n; i++)
+		rec->series[i] = atomic_load_explicit(&sw->series[i],
+						      memory_order_relaxed);
+	rec->nr_series = n;
+}
+
 static void record_stalls(struct phase *ph)
 {
 	struct stallwatch *sw = &ph->stalls;
 	FILE *out = progress_stream();
 
 	if (atomic_load(&sw->nr_done) >= 2) {
-		phase_rec_add_metric(&ph->rec, "stalls", (double)sw->nr,
+		phase_rec_add_metric(&ph->rec, "stalls", (double)sw->nr_all,
 				     "stalls", BETTER_LOWER);
 		phase_rec_add_metric(&ph->rec, "stall_max_ms",
 				     (double)stallwatch_max_ns(sw) / 1e6,
@@ -413,11 +433,13 @@ static void record_stalls(struct phase *ph)
 		phase_rec_add_metric(&ph->rec, "stall_total_ms",
 				     (double)stallwatch_total_ns(sw) / 1e6,
 				     "ms", BETTER_LOWER);
+		keep_stalls(&ph->rec, sw);
 	}
 	for (size_t i = 0; i < sw->nr && par_rank() == 0; i++) {
 		if (i == 5) {
-			fprintf(out, "fslab: %s: %zu more stalls\n",
-				ph->rec.name, sw->nr - i);
+			fprintf(out, "fslab: %s: %llu more stalls\n",
+				ph->rec.name,
+				(unsigned long long)(sw->nr_all - i));
 			break;
 		}
 		fprintf(out, "fslab: %s: stall of %.0f ms at %.3f s (no "

@@ -12,6 +12,13 @@
  * clock, whatever the number of threads.  The time before the first
  * completion and after the last one is not counted: a phase's set-up
  * and its final sync are not stalls of its operations.
+ *
+ * The watch keeps the first STALL_LIST_MAX stalls (the count, longest
+ * and sum are over all) and a series of completions per
+ * STALL_SERIES_MS interval from t0, STALL_SERIES_MAX intervals (an
+ * hour at 100 ms); a completion costs one relaxed atomic add into its
+ * interval's slot, later ones count only in nr_done.  The store keeps
+ * both (README "Measurement").
  */
 #ifndef FSLAB_STALL_H
 #define FSLAB_STALL_H
@@ -22,6 +29,9 @@
 #include <stdint.h>
 
 #define STALL_DEFAULT_MS 200
+#define STALL_LIST_MAX 1000
+#define STALL_SERIES_MS 100
+#define STALL_SERIES_MAX 36000
 
 struct stall {
 	uint64_t start_ns;      /* since the watch began */
@@ -33,8 +43,11 @@ struct stallwatch {
 	_Atomic uint64_t nr_done;
 	uint64_t t0_ns, threshold_ns;
 	pthread_mutex_t lock;           /* the list only: taken per stall */
-	struct stall *v;
+	struct stall *v;                /* the first STALL_LIST_MAX */
 	size_t nr, alloc;
+	uint64_t nr_all, max_ns, total_ns;      /* over every stall */
+	uint64_t series_ns;
+	_Atomic uint32_t *series;       /* STALL_SERIES_MAX slots */
 };
 
 /* Times are CLOCK_MONOTONIC nanoseconds (now_ns()). */
@@ -45,6 +58,11 @@ void stallwatch_done(struct stallwatch *sw, uint64_t now_ns);
 /* The longest and the summed stall, 0 when none. */
 uint64_t stallwatch_max_ns(const struct stallwatch *sw);
 uint64_t stallwatch_total_ns(const struct stallwatch *sw);
+/*
+ * The series' length: up to the interval of the latest completion, 0
+ * with none.  Read after every worker finished.
+ */
+size_t stallwatch_series_len(const struct stallwatch *sw);
 void stallwatch_release(struct stallwatch *sw);
 
 #endif

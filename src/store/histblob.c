@@ -150,6 +150,48 @@ bad:
 	return refuse(why, whylen, "a corrupt or truncated histogram blob");
 }
 
+unsigned char *seriesblob_encode(const uint32_t *v, size_t nr, size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addch(&sb, HISTBLOB_FORMAT);
+	for (size_t i = 0; i < nr; i++)
+		put_varint(&sb, v[i]);
+	return (unsigned char *)strbuf_detach(&sb, len);
+}
+
+int seriesblob_decode(const unsigned char *blob, size_t len, size_t nr,
+		      uint64_t total, uint32_t **out, char *why,
+		      size_t whylen)
+{
+	const unsigned char *p = blob, *end = blob + len;
+	uint32_t *v;
+	uint64_t c, sum = 0;
+	size_t i = 0;
+	int rc;
+
+	*out = NULL;
+	if (!len || !blob || blob[0] != HISTBLOB_FORMAT)
+		return refuse(why, whylen, "a series blob of unknown format %d",
+			      len && blob ? blob[0] : -1);
+	if (nr > len)   /* every count takes a byte at least */
+		return refuse(why, whylen, "a truncated series blob");
+	p++;
+	v = xcalloc(nr ? nr : 1, sizeof(*v));
+	while ((rc = get_varint(&p, end, &c)) > 0) {
+		if (i == nr || c > UINT32_MAX)
+			break;
+		sum += c;
+		v[i++] = (uint32_t)c;
+	}
+	if (rc != 0 || i != nr || sum > total) {
+		free(v);
+		return refuse(why, whylen, "a corrupt series blob");
+	}
+	*out = v;
+	return 0;
+}
+
 static void put_str(struct strbuf *sb, const char *s)
 {
 	size_t n = strlen(s ? s : "");

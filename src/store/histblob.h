@@ -46,4 +46,15 @@ unsigned char *histblob_pack(const struct hist_rec *h, size_t n,
 int histblob_unpack(struct phase_rec *p, const unsigned char *buf,
 		    size_t len, char *why, size_t whylen);
 
+/*
+ * A completion series (phase_rec.series): one format byte (1), then each
+ * count as an unsigned LEB128 varint, in order.  decode refuses a
+ * blob of other than nr counts, a count over 32 bits, or a sum of the
+ * counts over total; *out newly allocated.
+ */
+unsigned char *seriesblob_encode(const uint32_t *v, size_t nr, size_t *len);
+int seriesblob_decode(const unsigned char *blob, size_t len, size_t nr,
+		      uint64_t total, uint32_t **out, char *why,
+		      size_t whylen);
+
 #endif

@@ -291,7 +291,7 @@ int store_phase_add(struct store *st, int64_t wlrun_id, struct phase_rec *p)
 	/* Untraced phases have no sample row at all. */
 	if ((p->rqs_total || p->nr_rqs) && insert_sample(st, id, p))
 		goto fail;
-	if (insert_hists(st, id, p))
+	if (insert_hists(st, id, p) || insert_stalls(st, id, p))
 		goto fail;
 	if (tx_commit(st))
 		goto fail;

@@ -63,6 +63,10 @@ enum stmt_id {
 	S_TEXT_SELECT,
 	S_HIST_INSERT,
 	S_HIST_SELECT,
+	S_STALL_INSERT,
+	S_STALL_SELECT,
+	S_SERIES_INSERT,
+	S_SERIES_SELECT,
 	NR_STMTS
 };
 
@@ -96,5 +100,9 @@ int step_row(struct store *st, sqlite3_stmt *s, const char *what);
 int insert_hists(struct store *st, int64_t phase_id,
 		 const struct phase_rec *p);
 int load_hists(struct store *st, struct phase_rec *p);
+/* stalls.c: a phase's stall list and completion series. */
+int insert_stalls(struct store *st, int64_t phase_id,
+		  const struct phase_rec *p);
+int load_stalls(struct store *st, struct phase_rec *p);
 
 #endif

@@ -170,6 +170,7 @@ static int load_phases(struct store *st, struct wlrun_rec *w, bool detail)
 	for (size_t i = 0; i < w->nr_phases; i++)
 		if (load_metrics(st, &w->phases[i]) ||
 		    load_hists(st, &w->phases[i]) ||
+		    load_stalls(st, &w->phases[i]) ||
 		    (detail && (load_workers(st, &w->phases[i]) ||
 				load_sample(st, &w->phases[i]))))
 			return -1;

@@ -33,12 +33,13 @@
  * 7 adds runs.uuid and runs.source_host (a run's global id and, for an
  * imported run, the host it came from); 8 adds wlrun_texts (texts a
  * workload keeps with its run: fio's job file and its JSON output);
- * 9 adds hists (every phase's latency histograms, whole).
+ * 9 adds hists (every phase's latency histograms, whole); 10 adds
+ * stalls and series (a phase's stall list and completions per interval).
  * Older databases are
  * migrated forward in place by schema_init(), one step at a time, each
  * step only adding tables, so an old fslab's rows stay as they were.
  */
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
 #define STORE_BUSY_TIMEOUT_MS 30000
 
 static const char schema[] =
@@ -208,6 +209,25 @@ static const char schema_v9[] =
 	" buckets BLOB NOT NULL,"
 	" UNIQUE (phase_id, op));";
 
+/*
+ * Version 10: a phase's stalls (phase/stall.h), the first 1000 in order
+ * (the "stalls" metric counts all), one row each, in integer ns as
+ * measured: few, and a row each lets SQL ask which phases stalled for
+ * over a second.  And its completions per interval_ns from its start:
+ * one row per phase with the counts as a blob (store/histblob.h), as an
+ * hour of 100 ms intervals is 36,000 counts, too many for a row each;
+ * total counts every completion, beyond the bounded series too.
+ */
+static const char schema_v10[] =
+	"CREATE TABLE stalls ("
+	" phase_id INTEGER NOT NULL REFERENCES phases(id) ON DELETE CASCADE,"
+	" seq INTEGER NOT NULL, start_ns INTEGER NOT NULL,"
+	" len_ns INTEGER NOT NULL, PRIMARY KEY (phase_id, seq));"
+	"CREATE TABLE series ("
+	" phase_id INTEGER PRIMARY KEY REFERENCES phases(id)"
+	" ON DELETE CASCADE, what TEXT NOT NULL, interval_ns INTEGER NOT NULL,"
+	" nr INTEGER NOT NULL, total INTEGER NOT NULL, counts BLOB NOT NULL);";
+
 /* migrations[v] takes a version-v database to version v + 1. */
 static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[1] = schema_v2,
@@ -218,6 +238,7 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	[6] = schema_v7,
 	[7] = schema_v8,
 	[8] = schema_v9,
+	[9] = schema_v10,
 };
 
 char *store_default_path(void)

@@ -156,6 +156,18 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[S_HIST_SELECT] =
 		"SELECT op, unit, nr_buckets, count, sum, min, max, buckets"
 		" FROM hists WHERE phase_id = ? ORDER BY rowid",
+	[S_STALL_INSERT] =
+		"INSERT INTO stalls (phase_id, seq, start_ns, len_ns)"
+		" VALUES (?, ?, ?, ?)",
+	[S_STALL_SELECT] =
+		"SELECT start_ns, len_ns FROM stalls WHERE phase_id = ?"
+		" ORDER BY seq",
+	[S_SERIES_INSERT] =
+		"INSERT INTO series (phase_id, what, interval_ns, nr, total,"
+		" counts) VALUES (?, 'completions', ?, ?, ?, ?)",
+	[S_SERIES_SELECT] =
+		"SELECT interval_ns, nr, total, counts FROM series"
+		" WHERE phase_id = ? AND what = 'completions'",
 };
 
 int db_error(struct store *st, const char *what)

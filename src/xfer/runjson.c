@@ -54,6 +54,26 @@ static json_t *hists_json(const struct phase_rec *p)
 	return a;
 }
 
+/* The stall list as [start_ns, len_ns] pairs and the completion
+ * series, exactly (store schema 10). */
+static void stalls_json(json_t *o, const struct phase_rec *p)
+{
+	json_t *a = json_array(), *s, *c;
+
+	for (size_t i = 0; i < p->nr_stall_list; i++)
+		jout_push(a, json_pack("[o,o]", ju64(p->stall_list[i].start_ns),
+				       ju64(p->stall_list[i].len_ns)));
+	jout_set(o, "stalls", a);
+	s = json_object();
+	c = json_array();
+	jout_set(s, "interval_ns", ju64(p->series_ns));
+	jout_set(s, "total", ju64(p->series_total));
+	for (size_t i = 0; i < p->nr_series; i++)
+		jout_push(c, ju64(p->series[i]));
+	jout_set(s, "counts", c);
+	jout_set(o, "series", s);
+}
+
 static json_t *phase_json(const struct phase_rec *p)
 {
 	json_t *o = json_object(), *m = json_object(), *a;
@@ -104,6 +124,8 @@ static json_t *phase_json(const struct phase_rec *p)
 	/* only when there are some: older runs' canonical form stays */
 	if (p->nr_hists)
 		jout_set(o, "histograms", hists_json(p));
+	if (p->series_ns)
+		stalls_json(o, p);
 	if (p->rqs_total || p->nr_rqs) {
 		json_t *t = json_object(), *rq = json_array();
 
@@ -342,6 +364,44 @@ static void hists_read(struct rd *rd, const json_t *a, struct phase_rec *p)
 	free(h);
 }
 
+static void stalls_read(struct rd *rd, const json_t *o, struct phase_rec *p)
+{
+	const json_t *s = field(rd, o, "series", JSON_OBJECT, true), *v;
+	const json_t *a = rarr(rd, o, "stalls"), *c;
+	uint64_t sum = 0;
+	size_t i;
+
+	if (!s)
+		return;
+	c = rarr(rd, s, "counts");
+	p->series_ns = (uint64_t)rint64(rd, s, "interval_ns");
+	p->series_total = (uint64_t)rint64(rd, s, "total");
+	p->series = xcalloc(json_array_size(c) + 1, sizeof(*p->series));
+	json_array_foreach(c, i, v) {
+		json_int_t n = json_integer_value(v);
+
+		if (!json_is_integer(v) || n < 0 || n > (json_int_t)UINT32_MAX)
+			break;
+		p->series[p->nr_series++] = (uint32_t)n;
+		sum += (uint64_t)n;
+	}
+	p->stall_list = xcalloc(json_array_size(a) + 1,
+				sizeof(*p->stall_list));
+	json_array_foreach(a, i, v) {
+		if (json_array_size(v) != 2 ||
+		    !json_is_integer(json_array_get(v, 0)) ||
+		    !json_is_integer(json_array_get(v, 1)))
+			break;
+		p->stall_list[p->nr_stall_list].start_ns =
+			(uint64_t)json_integer_value(json_array_get(v, 0));
+		p->stall_list[p->nr_stall_list++].len_ns =
+			(uint64_t)json_integer_value(json_array_get(v, 1));
+	}
+	if (!p->series_ns || p->nr_series != json_array_size(c) ||
+	    sum > p->series_total || p->nr_stall_list != json_array_size(a))
+		rd->what = rd->what ? rd->what : "series";
+}
+
 static void phase_read(struct rd *rd, const json_t *o, struct phase_rec *p)
 {
 	const json_t *m = field(rd, o, "measure", JSON_OBJECT, false), *a, *v;
@@ -410,6 +470,7 @@ static void phase_read(struct rd *rd, const json_t *o, struct phase_rec *p)
 		w->ops = (uint64_t)json_integer_value(json_array_get(v, 5));
 	}
 	hists_read(rd, field(rd, o, "histograms", JSON_ARRAY, true), p);
+	stalls_read(rd, o, p);
 	m = field(rd, o, "trace_sample", JSON_OBJECT, true);
 	if (m) {
 		size_t alloc = 0;

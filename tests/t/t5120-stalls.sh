@@ -5,11 +5,14 @@
 # 3 stalls, each as long as the hold the test measured around its
 # freeze and thaw (within 50 ms); the same run unfrozen stores 0.  The
 # threshold is 300 ms so the 400 ms holds are stalls and a slow fsync
-# on a busy machine is not.
+# on a busy machine is not.  The stall list is stored (3 rows, each
+# within 50 ms of its hold, in order) and `fslab show` prints it, text
+# and JSON; the completion series adds up to the phase's calls exactly.
 . "$(dirname "$0")/lib.sh"
 need_loop
 need_cmd sqlite3
 need_cmd fsfreeze
+need_cmd jq
 need_cmd mkfs.ext4
 scratch_dir
 
@@ -66,6 +69,75 @@ tot=$(metric t5120-frozen run stall_total_ms)
 awk -v m="$mx" -v t="$tot" 'BEGIN { exit !(m >= 400 && t >= 1200 && t >= m) }' &&
 	ok "stall_max_ms $mx and stall_total_ms $tot hold the holds" ||
 	not_ok "stall_max_ms and stall_total_ms hold the holds" "max '$mx' total '$tot'"
+
+# The stored list: 3 rows in order, each within 50 ms of its hold.
+ph=$(q "select phase_id from $PHASES where tag = 't5120-frozen'
+	and phase = 'run'")
+mapfile -t rows < <(q "select start_ns, len_ns from stalls
+	where phase_id = '$ph' order by seq" | tr '|' ' ')
+bad="" prev_end=0
+[ ${#rows[@]} = 3 ] || bad="${#rows[@]} rows;"
+for i in 0 1 2; do
+	read -r st ln <<<"${rows[$i]:-0 0}"
+	d=$(( ln / 1000000 - ${holds[$i]:-0} ))
+	[ ${d#-} -le 50 ] || bad="$bad row $i: $((ln / 1000000)) ms vs hold ${holds[$i]:-?} ms;"
+	[ "$st" -ge "$prev_end" ] || bad="$bad row $i starts at $st ns, before $prev_end;"
+	prev_end=$((st + ln))
+done
+[ -z "$bad" ] && ok "3 stall rows stored, each within 50 ms of its hold" ||
+	not_ok "3 stall rows stored, each within 50 ms of its hold" "$bad"
+
+# show prints them: "stalls: 3 (longest N ms): at S s N ms, ..."
+"$FSLAB" show t5120-frozen --db "$DB" >"$SCRATCH/show.txt" 2>&1
+line=$(grep '^phase run.* stalls:' "$SCRATCH/show.txt")
+want="^phase run.* stalls: 3 \(longest [0-9]+ ms\): at [0-9.]+ s [0-9]+ ms, at [0-9.]+ s [0-9]+ ms, at [0-9.]+ s [0-9]+ ms$"
+[[ $line =~ $want ]] && ok "show prints the 3 stalls" ||
+	not_ok "show prints the 3 stalls" "got '$line'" \
+		"$(grep -i stall "$SCRATCH/show.txt")"
+grep -A1 '^phase run.* stalls:' "$SCRATCH/show.txt" | sed 's/^/# /'
+
+# JSON: the same 3 lengths, and the series adds up to the completions
+# exactly: ffsb's calls (its ops count transactions, several a call).
+"$FSLAB" show t5120-frozen --db "$DB" --format json >"$SCRATCH/show.json"
+run_json() { jq -r "[.. | objects | select(.name? == \"run\" and
+	has(\"series\"))][0] | $1" "$SCRATCH/show.json"; }
+mapfile -t jl < <(run_json '.stalls[].len_ms | floor')
+bad=""
+[ ${#jl[@]} = 3 ] || bad="${#jl[@]} stalls in the JSON;"
+for i in 0 1 2; do
+	d=$(( ${jl[$i]:-0} - ${holds[$i]:-0} ))
+	[ ${d#-} -le 50 ] || bad="$bad stall $i: ${jl[$i]:-none} ms vs hold ${holds[$i]:-?} ms;"
+done
+[ -z "$bad" ] && ok "show --format json: 3 stalls, each within 50 ms of its hold" ||
+	not_ok "show --format json: 3 stalls, each within 50 ms of its hold" "$bad"
+ops=$(q "select cast(sum(value) as integer) from $METRICS
+	where phase_id = '$ph' and name like '%.calls'")
+sum=$(run_json '.series.counts | add')
+tot=$(run_json '.series.total')
+ivl=$(run_json '.series.interval_ms')
+[ "$sum" = "$ops" ] && [ "$tot" = "$ops" ] && [ "$ivl" = 100 ] &&
+	ok "series of 100 ms intervals adds up to the phase's $ops calls" ||
+	not_ok "series of 100 ms intervals adds up to the phase's calls" \
+		"sum '$sum' total '$tot' interval '$ivl' ops '$ops'"
+# A hold of 400 ms empties 3 whole intervals at least, and 3 empty
+# ones mean a gap over 300 ms, a stall: 3 such runs of zeros after the
+# first completion (the series ends at the last one).
+holes=$(run_json '.series.counts[]' | awk '$1 > 0 { if (z >= 3) n++;
+	seen = 1; z = 0; next } seen { z++ } END { print n + 0 }')
+[ "$holes" = 3 ] && ok "the series shows 3 runs of empty intervals" ||
+	not_ok "the series shows 3 runs of empty intervals" "got '$holes'"
+
+# Export and import carry the list and the series whole.
+"$FSLAB" export t5120-frozen -o "$SCRATCH/x.json" --db "$DB" 2>"$SCRATCH/x.err" &&
+	"$FSLAB" import "$SCRATCH/x.json" --db "$SCRATCH/y.db" 2>>"$SCRATCH/x.err"
+sel="select group_concat(s.start_ns || ':' || s.len_ns, ' ') || '/' ||
+	(select interval_ns || ':' || total || ':' || hex(counts) from series
+	where phase_id = p.id) from phases p join stalls s on s.phase_id = p.id
+	where p.name = 'run' group by p.id"
+a=$(q "$sel") b=$(sqlite3 "$SCRATCH/y.db" "$sel")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "export and import keep the stalls and the series" ||
+	not_ok "export and import keep the stalls and the series" \
+		"'${a:0:80}' vs '${b:0:80}'" "$(cat "$SCRATCH/x.err")"
 
 run_ffsb t5120-thawed
 n=$(metric_int t5120-thawed run stalls)

@@ -35,7 +35,7 @@ is() {
 	ok "ffsb: run exits 0" ||
 	not_ok "ffsb: run exits 0" "$(tail -20 "$SCRATCH/ffsb.err")"
 
-is "schema version 9" "$(q 'PRAGMA user_version')" 9
+is "schema version 10" "$(q 'PRAGMA user_version')" 10
 
 # metadata: one unprefixed histogram per timed phase, count = ops
 got=$(q "select group_concat(p.phase || '=' || (h.count = p.ops), ' ')

@@ -4,6 +4,7 @@
  * written with their phase and read back bucket for bucket, merged
  * exactly over several phases (repetitions) by store_hist_merge, and a
  * row of another bucket scheme or a damaged blob refused on load.
+ * Also a phase's stall list and completion series (store/stalls.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -197,12 +198,69 @@ static void test_refused(void **state)
 	free(h);
 }
 
+/* A phase's stall list and completion series (store/stalls.c) read
+ * back exactly; a cut series blob is refused. */
+static void test_stalls(void **state)
+{
+	struct fixture *f = *state;
+	struct lathist *h = xmalloc(sizeof(*h));
+	struct store *st;
+	struct run_rec *w, *r;
+	struct phase_rec *p;
+	const struct phase_rec *b;
+
+	assert_int_equal(store_open(f->db, &st), 0);
+	w = write_run(st, h);
+	p = wlrun_rec_new_phase(&w->wlruns[0]);
+	p->name = xstrdup("stalled");
+	p->nr_stall_list = 3;
+	p->stall_list = xcalloc(3, sizeof(*p->stall_list));
+	for (size_t i = 0; i < 3; i++) {
+		p->stall_list[i].start_ns = 1200000000ULL * (i + 1) + i;
+		p->stall_list[i].len_ns = 457000000ULL + i;
+	}
+	p->series_ns = 100000000;
+	p->nr_series = 36000;
+	p->series = xcalloc(p->nr_series, sizeof(*p->series));
+	for (size_t i = 0; i < p->nr_series; i++) {
+		p->series[i] = (uint32_t)(splitmix64(i) % 300000);
+		p->series_total += p->series[i];
+	}
+	p->series[7] = UINT32_MAX;
+	p->series_total += UINT32_MAX + 5ULL;   /* 5 past the series */
+	assert_int_equal(store_phase_add(st, w->wlruns[0].id, p), 0);
+	assert_int_equal(store_load_run(st, w->id, &r), 0);
+	b = &r->wlruns[0].phases[NR_REPS];
+	assert_string_equal(b->name, "stalled");
+	assert_int_equal(b->nr_stall_list, 3);
+	assert_memory_equal(b->stall_list, p->stall_list,
+			    3 * sizeof(*p->stall_list));
+	assert_int_equal(b->series_ns, p->series_ns);
+	assert_int_equal(b->series_total, p->series_total);
+	assert_int_equal(b->nr_series, p->nr_series);
+	assert_memory_equal(b->series, p->series,
+			    p->nr_series * sizeof(*p->series));
+	/* phases without any: none read back */
+	assert_int_equal(r->wlruns[0].phases[0].nr_stall_list, 0);
+	assert_int_equal(r->wlruns[0].phases[0].series_ns, 0);
+	run_rec_free(r);
+	store_close(st);
+	damage(f->db, "UPDATE series SET counts = substr(counts, 1,"
+	       " length(counts) - 1)");
+	assert_int_equal(store_open_existing(f->db, &st), 0);
+	assert_int_equal(store_load_run(st, w->id, &r), -1);
+	store_close(st);
+	run_rec_free(w);
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_roundtrip_merge, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stalls, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,9 @@
  * test_stall.c - the stall watch (src/phase/stall.c): a gap of at least
  * the threshold between two completions is one stall of exactly that
  * length; the time before the first and after the last completion is
- * none; threads reporting at once lose no stall and invent none.
+ * none; threads reporting at once lose no stall and invent none.  The
+ * list keeps the first STALL_LIST_MAX; the series counts each
+ * completion once, in the 100 ms interval its time falls in.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -67,6 +69,65 @@ static void test_none(void **state)
 	stallwatch_release(&sw);
 }
 
+static void test_series(void **state)
+{
+	struct stallwatch sw;
+	uint64_t t0 = 7000 * MS;
+
+	(void)state;
+	stallwatch_init(&sw, t0, 200 * MS);
+	assert_int_equal(stallwatch_series_len(&sw), 0);
+	/* 3 in [0, 100) ms, none in [100, 200), 1 at exactly 200 ms (the
+	 * interval's start), 2 in [500, 600) */
+	stallwatch_done(&sw, t0);
+	stallwatch_done(&sw, t0 + 50 * MS);
+	stallwatch_done(&sw, t0 + 99 * MS);
+	stallwatch_done(&sw, t0 + 200 * MS);
+	stallwatch_done(&sw, t0 + 550 * MS);
+	stallwatch_done(&sw, t0 + 599 * MS);
+	assert_int_equal(stallwatch_series_len(&sw), 6);
+	assert_int_equal(sw.series[0], 3);
+	assert_int_equal(sw.series[1], 0);
+	assert_int_equal(sw.series[2], 1);
+	assert_int_equal(sw.series[3] + sw.series[4], 0);
+	assert_int_equal(sw.series[5], 2);
+	/* the gap 200 -> 550 ms is the one stall, 350 ms from 200 ms */
+	assert_int_equal(sw.nr, 1);
+	assert_int_equal(sw.v[0].start_ns, 200 * MS);
+	assert_int_equal(sw.v[0].len_ns, 350 * MS);
+	/* past the hour the series holds, a completion counts in nr_done
+	 * only and the series ends at its last slot */
+	stallwatch_done(&sw, t0 + (uint64_t)STALL_SERIES_MAX * 100 * MS);
+	assert_int_equal(stallwatch_series_len(&sw), STALL_SERIES_MAX);
+	assert_int_equal(sw.series[STALL_SERIES_MAX - 1], 0);
+	assert_int_equal(sw.nr_done, 7);
+	stallwatch_release(&sw);
+}
+
+static void test_list_bound(void **state)
+{
+	struct stallwatch sw;
+	uint64_t t = MS;    /* a latest time of 0 means none yet */
+
+	(void)state;
+	stallwatch_init(&sw, 0, 200 * MS);
+	stallwatch_done(&sw, t);
+	/* 1005 stalls, the last one the longest */
+	for (int i = 0; i < STALL_LIST_MAX + 5; i++) {
+		t += (i == STALL_LIST_MAX + 4 ? 900 : 300) * MS;
+		stallwatch_done(&sw, t);
+	}
+	assert_int_equal(sw.nr, STALL_LIST_MAX);
+	assert_int_equal(sw.nr_all, STALL_LIST_MAX + 5);
+	assert_int_equal(sw.v[STALL_LIST_MAX - 1].start_ns,
+			 MS + (uint64_t)(STALL_LIST_MAX - 1) * 300 * MS);
+	/* longest and sum over all, not only the kept ones */
+	assert_int_equal(stallwatch_max_ns(&sw), 900 * MS);
+	assert_int_equal(stallwatch_total_ns(&sw),
+			 (uint64_t)(STALL_LIST_MAX + 4) * 300 * MS + 900 * MS);
+	stallwatch_release(&sw);
+}
+
 struct thr {
 	struct stallwatch *sw;
 	_Atomic uint64_t *clock;
@@ -102,6 +163,13 @@ static void test_threads(void **state)
 	for (int i = 0; i < 4; i++)
 		pthread_join(th[i], NULL);
 	assert_int_equal(sw.nr_done, 8000);
+	{
+		uint64_t sum = 0;
+
+		for (size_t i = 0; i < stallwatch_series_len(&sw); i++)
+			sum += sw.series[i];
+		assert_int_equal(sum, 8000);
+	}
 	/* Threads store their times out of order by a few steps: the
 	 * first one past the jump ends it, seeing the latest time before
 	 * it.  Exactly one stall, 300 ms plus at most a few steps. */
@@ -116,6 +184,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_series),
+		cmocka_unit_test(test_list_bound),
 		cmocka_unit_test(test_threads),
 	};
 

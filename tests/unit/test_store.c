@@ -479,7 +479,9 @@ static void test_old_schema_migrated(void **state)
 	w = write_run(st, "old", 1700000000, 2, true);
 	store_close(st);
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE hists;"
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE series;"
+				      "DROP TABLE stalls;"
+				      "DROP TABLE hists;"
 				      "DROP TABLE wlrun_texts;"
 				      "DROP TABLE run_facts;"
 				      "DROP TABLE decisions;"
@@ -528,7 +530,7 @@ static void test_old_schema_migrated(void **state)
 	store_close(st);
 
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
-	assert_int_equal(sql_int(db, "PRAGMA user_version"), 9);
+	assert_int_equal(sql_int(db, "PRAGMA user_version"), 10);
 	/* Version 4's mkfs command: not recorded in the old rows. */
 	{
 		char q[96];
