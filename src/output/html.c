@@ -840,6 +840,8 @@ int html_write_report(FILE *out, const char *title,
 		if (!rc)
 			rc = html_tail_figures(out, &secs[i], o->alpha, &id);
 		if (!rc)
+			rc = html_stall_figures(out, &secs[i], &id);
+		if (!rc)
 			rc = time_series(out, &secs[i], &id);
 		if (!rc)
 			rc = html_trace_figures(out, &secs[i], &id);

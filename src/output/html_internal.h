@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * html_internal.h - what html.c, htmltrace.c and htmltail.c share.
+ * html_internal.h - what html.c and its figure files (htmltrace.c,
+ * htmltail.c, htmlstall.c) share.
  */
 #ifndef FSLAB_OUTPUT_HTML_INTERNAL_H
 #define FSLAB_OUTPUT_HTML_INTERNAL_H
@@ -34,5 +35,9 @@ int html_trace_figures(FILE *out, const struct html_section *sec, int *id);
  * CDFs and the quantile table of compare (htmltail.c).  0 or -1. */
 int html_tail_figures(FILE *out, const struct html_section *sec,
 		      double alpha, int *id);
+
+/* Per phase with a stored completion series, the configurations'
+ * series and their stalls (htmlstall.c).  0 or -1. */
+int html_stall_figures(FILE *out, const struct html_section *sec, int *id);
 
 #endif

@@ -130,7 +130,7 @@ static json_t *sample_json(const struct phase_rec *p)
 }
 
 /*
- * A phase's latency histograms (README "Measurement"): per op
+ * A phase's latency histograms (README "Latency and stalls"): per op
  * class the exact count, min, max and sum (in unit) and the non-empty
  * buckets with their inclusive edges.  A histogram of another bucket
  * scheme never loads, so the edges are this fslab's.
@@ -168,7 +168,7 @@ static json_t *hists_json(const struct phase_rec *p)
 	return arr;
 }
 
-/* The stored stall list and completion series (README "Measurement");
+/* The stored stall list and completion series (README "Latency and stalls");
  * the series' counts are per interval_ms from the start. */
 static void stalls_json(json_t *o, const struct phase_rec *p)
 {

@@ -18,7 +18,7 @@
  * STALL_SERIES_MS interval from t0, STALL_SERIES_MAX intervals (an
  * hour at 100 ms); a completion costs one relaxed atomic add into its
  * interval's slot, later ones count only in nr_done.  The store keeps
- * both (README "Measurement").
+ * both (README "Latency and stalls").
  */
 #ifndef FSLAB_STALL_H
 #define FSLAB_STALL_H

@@ -144,6 +144,26 @@ n=$(metric_int t5120-thawed run stalls)
 [ "$n" = 0 ] && ok "unfrozen: 0 stalls stored" ||
 	not_ok "unfrozen: 0 stalls stored" "got '$n'" \
 		"$(grep stall "$SCRATCH/t5120-thawed.err")"
+# the report: each configuration's completion series and its stalls
+"$FSLAB" report t5120-thawed t5120-frozen --db "$DB" -o "$SCRATCH/r.html" \
+	>/dev/null 2>"$SCRATCH/r.err"
+if python3 - "$SCRATCH/r.html" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+i = s.index("<h3>completions and stalls</h3>")
+j = s.index("</ul>", i)
+sec = s[i:j]
+assert len(re.findall(r"<figure>\s*<svg", sec)) == 1, "one figure (run)"
+items = re.findall(r"<li>([^<]*)</li>", sec)
+assert len(items) == 2, items
+assert ": 0 stalls over 1 repetition" in items[0], items
+m = re.match(r".*: 3 stalls over 1 repetition: rep 1 at [0-9.]+ s (\d+) ms, "
+             r"rep 1 at [0-9.]+ s (\d+) ms, rep 1 at [0-9.]+ s (\d+) ms$", items[1])
+assert m and all(int(x) >= 300 for x in m.groups()), items[1]
+PY
+then ok "report: the run phase's series per configuration, 0 and 3 stalls listed"
+else not_ok "report: the run phase's series per configuration, 0 and 3 stalls listed" "$(cat "$SCRATCH/r.err")"; fi
+
 check "--stall-ms 0 is refused" bash -c \
 	"! '$FSLAB' run --stall-ms 0 --target ext4 -w ffsb --no-store 2>/dev/null"
 finish
