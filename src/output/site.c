@@ -241,12 +241,15 @@ static int chart(FILE *out, int id, const struct hist_series *s)
 static int series_page(FILE *out, const struct site_in *in,
 		       const struct hist_series *s)
 {
-	const struct hist_series *hs[64];
-	const char *hn[64];
+	const struct hist_series **hs = xcalloc(in->nr_hosts + 1,
+						sizeof(*hs));
+	const char **hn = xcalloc(in->nr_hosts + 1, sizeof(*hn));
 	size_t nh = 0;
+	int rc = -1;
+	char *title;
 	int id = 0;
 
-	for (size_t i = 0; i < in->nr_hosts && nh < 64; i++) {
+	for (size_t i = 0; i < in->nr_hosts; i++) {
 		const struct hist_series *t = series_in(in->hosts[i].h, s);
 
 		if (t && t->nr_pts) {
@@ -254,7 +257,10 @@ static int series_page(FILE *out, const struct site_in *in,
 			hs[nh++] = t;
 		}
 	}
-	head(out, s->metric);
+	title = xasprintf("%s, target %s: %s %s - fslab", s->workload,
+			  s->target, s->phase, s->metric);
+	head(out, title);
+	free(title);
 	fputs("<p><a href=\"index.html\">all series</a></p>\n<h1>", out);
 	series_title(out, s);
 	fprintf(out, "</h1>\n<p>%s; one point per run: the mean over its "
@@ -272,7 +278,7 @@ static int series_page(FILE *out, const struct site_in *in,
 		scope_row(out, hn[i], hs[i]);
 	fputs("</table>\n<h2>All hosts</h2>\n", out);
 	if (chart(out, ++id, s))
-		return -1;
+		goto out;
 	change_list(out, s);
 	points_table(out, in, s);
 	for (size_t i = 0; nh > 1 && i < nh; i++) {
@@ -280,11 +286,15 @@ static int series_page(FILE *out, const struct site_in *in,
 		html_escape(out, hn[i]);
 		fputs("</h2>\n", out);
 		if (chart(out, ++id, hs[i]))
-			return -1;
+			goto out;
 		change_list(out, hs[i]);
 	}
 	fputs("</body></html>\n", out);
-	return 0;
+	rc = 0;
+out:
+	free(hs);
+	free(hn);
+	return rc;
 }
 
 /* A change point on the index: the series, its scope and where. */
