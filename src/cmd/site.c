@@ -148,6 +148,7 @@ static int build(struct site_feed *f, const struct site_args *a,
 	struct site_stats st;
 	struct site_in in;
 	uint64_t t0 = now_ns();
+	size_t nh = 0;
 	int rc;
 
 	if (cmd_history_feed(&f->all, &a->dbs, args, nargs, &feed))
@@ -156,11 +157,13 @@ static int build(struct site_feed *f, const struct site_args *a,
 	hosts = xcalloc(f->nr_hosts + 1, sizeof(*hosts));
 	for (size_t i = 0; i < f->nr_hosts; i++) {
 		history_finish(&f->hosts[i]);
-		hosts[i] = (struct site_host){ f->host_names[i], &f->hosts[i] };
+		/* A host of failed runs only has no point to show. */
+		if (f->hosts[i].nr_runs)
+			hosts[nh++] = (struct site_host){ f->host_names[i],
+							  &f->hosts[i] };
 	}
 	qsort(f->runs, f->nr_runs, sizeof(*f->runs), cmp_run);
-	in = (struct site_in){ &f->all, hosts, f->nr_hosts, f->runs,
-			       f->nr_runs };
+	in = (struct site_in){ &f->all, hosts, nh, f->runs, f->nr_runs };
 	rc = site_write(a->dir, &in, &st);
 	chart_cleanup();
 	free(hosts);
