@@ -36,6 +36,7 @@ int cmd_plan(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_site(int argc, char **argv);
 
 /*
  * Each command's option table and help text (src/util/cmdopt.h), from
@@ -58,6 +59,7 @@ extern const struct cmdopt_cmd cmd_report_opts;
 extern const struct cmdopt_cmd cmd_results_opts;
 extern const struct cmdopt_cmd cmd_run_opts;
 extern const struct cmdopt_cmd cmd_show_opts;
+extern const struct cmdopt_cmd cmd_site_opts;
 extern const struct cmdopt_cmd cmd_trace_opts;
 
 /* The command table: name, function, option table; {NULL} at the end. */
@@ -107,6 +109,24 @@ struct cmd_dbs {
 	size_t n;
 };
 extern const struct cmdopt cmd_dbs_opts[];
+
+/*
+ * The runs history and site read: every finished run of the stores
+ * (default: the default store), or those args name (run ids, ID@N with
+ * several stores, tags, selectors), each once even when imported into
+ * several, one in memory at a time.  Each goes to feed->add (k: its
+ * store, from 0) or, with feed NULL, to history_add_run(h).  0, or -1
+ * with a message.
+ */
+struct history;
+struct run_rec;
+struct cmd_history_feed {
+	void (*add)(void *data, const struct run_rec *r, size_t k);
+	void *data;
+};
+int cmd_history_feed(struct history *h, const struct cmd_dbs *dbs,
+		     char **args, size_t nargs,
+		     const struct cmd_history_feed *feed);
 
 /* `fslab help targets` and fslab-targets(7): the target SPEC grammar. */
 extern const char cmd_targets_help[];

@@ -90,6 +90,7 @@ const struct cmd_struct cmd_table[] = {
 	{ "results", cmd_results, &cmd_results_opts },
 	{ "run", cmd_run, &cmd_run_opts },
 	{ "show", cmd_show, &cmd_show_opts },
+	{ "site", cmd_site, &cmd_site_opts },
 	{ "trace", cmd_trace, &cmd_trace_opts },
 	{ NULL, NULL, NULL },
 };

@@ -194,7 +194,8 @@ static int cmp_str(const void *a, const void *b)
  */
 static int feed_store(struct history *h, struct store *st, size_t k,
 		      size_t nst, char **args, size_t nargs, size_t *found,
-		      char ***seen, size_t *nseen, size_t *aseen)
+		      char ***seen, size_t *nseen, size_t *aseen,
+		      const struct cmd_history_feed *feed)
 {
 	size_t n = 0, before = *nseen;
 	int64_t *ids = NULL;
@@ -217,7 +218,10 @@ static int feed_store(struct history *h, struct store *st, size_t k,
 			continue;
 		}
 		wl_canonical_options(r);
-		history_add_run(h, r);
+		if (feed)
+			feed->add(feed->data, r, k);
+		else
+			history_add_run(h, r);
 		if (nst > 1 && r->uuid) {
 			ALLOC_GROW(*seen, *nseen + 1, *aseen);
 			(*seen)[(*nseen)++] = xstrdup(r->uuid);
@@ -233,6 +237,42 @@ out:
 	return rc;
 }
 
+int cmd_history_feed(struct history *h, const struct cmd_dbs *dbs,
+		     char **args, size_t nargs,
+		     const struct cmd_history_feed *feed)
+{
+	size_t nst = dbs->n ? dbs->n : 1, nseen = 0, aseen = 0, *found;
+	char **seen = NULL;
+	struct store *st;
+	int rc = -1;
+
+	found = xcalloc(nargs + 1, sizeof(*found));
+	for (size_t k = 0; k < nst; k++) {
+		int r;
+
+		/* Read-only, as compare reads several stores. */
+		if (store_open_existing(dbs->n ? dbs->v[k] : NULL, &st))
+			goto out;
+		r = feed_store(h, st, k, nst, args, nargs, found, &seen,
+			       &nseen, &aseen, feed);
+		store_close(st);
+		if (r)
+			goto out;
+	}
+	for (size_t i = 0; i < nargs && nst > 1; i++)
+		if (!found[i]) {
+			error("no run matches '%s' in any --db", args[i]);
+			goto out;
+		}
+	rc = 0;
+out:
+	for (size_t i = 0; i < nseen; i++)
+		free(seen[i]);
+	free(seen);
+	free(found);
+	return rc;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_args a = { .fmt.format = "text", .by = "run",
@@ -241,9 +281,6 @@ int cmd_history(int argc, char **argv)
 				  .min_seg = CP_MIN_SEG };
 	struct hist_opts o = { 0 };
 	struct history h;
-	struct store *st;
-	char **seen = NULL;
-	size_t nseen = 0, aseen = 0, nargs, *found;
 	int first, rc = EXIT_RUNTIME;
 
 	first = cmdopt_parse(&cmd_history_opts, argc, argv, &a);
@@ -264,26 +301,12 @@ int cmd_history(int argc, char **argv)
 	o.cp.min_seg = (size_t)a.min_seg;
 	o.cp.log = true;
 	o.nr_dbs = a.dbs.n ? a.dbs.n : 1;
-	nargs = (size_t)(argc - first);
-	found = xcalloc(nargs + 1, sizeof(*found));
 	history_init(&h, &o);
-	for (size_t k = 0; k < o.nr_dbs; k++) {
-		int r;
-
-		/* Read-only, as compare reads several stores. */
-		if (store_open_existing(a.dbs.n ? a.dbs.v[k] : NULL, &st))
-			goto fail;
-		r = feed_store(&h, st, k, o.nr_dbs, argv + first, nargs, found,
-			       &seen, &nseen, &aseen);
-		store_close(st);
-		if (r)
-			goto fail;
+	if (cmd_history_feed(&h, &a.dbs, argv + first, (size_t)(argc - first),
+			     NULL)) {
+		history_release(&h);
+		return EXIT_RUNTIME;
 	}
-	for (size_t i = 0; i < nargs && o.nr_dbs > 1; i++)
-		if (!found[i]) {
-			error("no run matches '%s' in any --db", argv[first + i]);
-			goto fail;
-		}
 	history_finish(&h);
 	if (!strcmp(a.fmt.format, "json"))
 		rc = history_print_json(stdout, &h) ? EXIT_RUNTIME : EXIT_OK;
@@ -294,13 +317,5 @@ int cmd_history(int argc, char **argv)
 	if (rc == EXIT_OK && a.fail_on_change && history_newest_worse(&h))
 		rc = EXIT_REGRESSION;
 	history_release(&h);
-	goto out;
-fail:
-	history_release(&h);
-out:
-	for (size_t i = 0; i < nseen; i++)
-		free(seen[i]);
-	free(seen);
-	free(found);
 	return rc;
 }

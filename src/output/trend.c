@@ -140,6 +140,13 @@ static const char *by_word(enum hist_by by)
 	       "version" : by == HIST_BY_DATE ? "date" : "run";
 }
 
+char *trend_chart(int id, const struct hist_series *s, enum hist_by by)
+{
+	struct trend t = { s, by_word(by) };
+
+	return chart_custom(id, TW, TH, draw, &t);
+}
+
 int trend_write_report(FILE *out, const char *title, const struct history *h)
 {
 	int id = 0;

@@ -12,6 +12,10 @@
 
 #include "compare/history.h"
 
+/* One series' trend chart as inline SVG (chart.h: ids prefixed c<id>-);
+ * NULL after a message. */
+char *trend_chart(int id, const struct hist_series *s, enum hist_by by);
+
 /* 0, or -1 with a message. */
 int trend_write_report(FILE *out, const char *title, const struct history *h);
 
