@@ -342,6 +342,11 @@ static int measure(struct bisection *b, struct store *st,
 	struct bisect_meas m;
 	int rc = 0;
 
+	/* a Ctrl-C between two runs: the runner would start none */
+	if (interrupt_requested()) {
+		resume_hint(b, "interrupted");
+		return 128 + interrupt_signal();
+	}
 	if (bisect_measure(st, base, &b->s, w, step_spec(b, k), k, &m,
 			   &rc) < 0)
 		return EXIT_RUNTIME;
@@ -510,6 +515,7 @@ static int setup_resume(struct bisection *b, const struct bisect_args *a,
 {
 	const struct cmdopt_cmd *cmd = &cmd_bisect_opts;
 	char err[1024];
+	size_t kept = 0;
 
 	if (a->axis || a->workload || a->metric || a->good || a->bad ||
 	    a->tag)
@@ -540,9 +546,11 @@ static int setup_resume(struct bisection *b, const struct bisect_args *a,
 			b->s.axis, b->s.tag, b->s.nr_steps, b->ax.nr);
 		return EXIT_USAGE;
 	}
+	for (size_t i = 0; i < *nr; i++)
+		kept += (*ms)[i].outcome != BISECT_INTERRUPTED;
 	printf("resuming bisection %s: %s on %s, steps %zu..%zu of %s, "
 	       "%zu stored runs\n", b->s.tag, b->s.metric, b->s.workload,
-	       b->s.good, b->s.bad, b->s.axis, *nr);
+	       b->s.good, b->s.bad, b->s.axis, kept);
 	return 0;
 }
 

@@ -132,8 +132,10 @@ static void no_metric(const struct wlrun_rec *w, const struct phase_rec *p,
 	m->outcome = BISECT_NO_METRIC;
 }
 
-int bisect_read_run(struct store *st, int64_t id,
-		    const struct bisect_setup *s, struct bisect_meas *m)
+/* The measurement run id holds (its step from its facts). */
+static int bisect_read_run(struct store *st, int64_t id,
+			   const struct bisect_setup *s,
+			   struct bisect_meas *m)
 {
 	const struct phase_rec *p;
 	const struct metric *mt;

@@ -65,11 +65,6 @@ struct bisect_meas {
 	char why[512];
 };
 
-/* The measurement run id holds (its step from its facts). */
-int bisect_read_run(struct store *st, int64_t id,
-		    const struct bisect_setup *s, struct bisect_meas *m)
-	MUST_CHECK;
-
 /*
  * Measure step k (spec) once: one run of w on it with base's settings
  * (db, scratch, seed, cmdline), stored with the step's tag and the
