@@ -403,7 +403,8 @@ static int bisect_loop(struct bisection *b, struct store *st,
 		if (p >= want || b->runs >= budget)
 			break;
 		next = pbisect_next(&b->pb);
-		if (b->pb.skip[next])
+		/* every step skipped: no run can tell more */
+		if (next >= b->nr_pos || b->pb.skip[next])
 			break;
 		rc = measure(b, st, base, w, b->s.good + next);
 		if (rc)
