@@ -9,6 +9,7 @@
  * `fslab run` is (run/bisect.h), so the bisection resumes from the
  * store and compare and history see its runs.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -413,13 +414,13 @@ static int bisect_loop(struct bisection *b, struct store *st,
 	return print_result(b, want);
 }
 
+/* The tag goes into a glob (tag=TAG:step=*): none of its characters. */
 static bool tag_ok(const char *t)
 {
 	if (!*t)
 		return false;
 	for (; *t; t++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789._-", *t))
+		if (!isalnum((unsigned char)*t) && !strchr("._-", *t))
 			return false;
 	return true;
 }

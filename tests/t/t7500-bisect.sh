@@ -65,6 +65,21 @@ refuse "unknown metric of a known phase refused after one run" \
 	"has no metric 'bogus/s'" \
 	--axis "targets:$AXIS" -w "$WL" --metric create/bogus/s --tag t7500-bogus
 
+# ---- the same target at both ends: nothing to bisect ----
+# Alternating runs of one target differ only by noise; the ends' test
+# (level 0.01) must not call them different, so after 10 runs each the
+# bisection refuses (or earlier, should their spread be under 2 %).
+printf 'ext4\next4\next4\n' >"$SCRATCH/axis-same"
+out=$SCRATCH/same.out
+bisect --axis "targets:$SCRATCH/axis-same" -w "$WL" --metric create/files/s \
+	--tag t7500e >"$out" 2>&1
+rc=$?
+n=$(runs t7500e)
+[ $rc -eq 4 ] && grep -q '^good and bad are equivalent within .* %: nothing to bisect' "$out" &&
+	[ "$n" -le 20 ] && [ "$(q "select count(*) from runs where tag = 't7500e:step=2'")" = 0 ] &&
+	ok "identical ends: nothing to bisect after $n runs (exit 4)" ||
+	not_ok "identical ends: nothing to bisect (exit 4)" "exit $rc, $n runs" "$(cat "$out")"
+
 # ---- the bisection ----
 # culprit_ok DESC OUT RC TAG: exit 0, step 5, P >= 0.95, and the runs it
 # says it used are the tag's stored runs, all complete
