@@ -37,12 +37,14 @@ int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_site(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 /*
  * Each command's option table and help text (src/util/cmdopt.h), from
  * which its parser, --help, man page and completion come.
  */
 extern const struct cmdopt_cmd cmd_age_opts;
+extern const struct cmdopt_cmd cmd_bisect_opts;
 extern const struct cmdopt_cmd cmd_check_opts;
 extern const struct cmdopt_cmd cmd_cleanup_opts;
 extern const struct cmdopt_cmd cmd_compare_opts;

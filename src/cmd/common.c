@@ -74,6 +74,7 @@ const struct cmdopt cmd_dbs_opts[] = {
 
 const struct cmd_struct cmd_table[] = {
 	{ "age", cmd_age, &cmd_age_opts },
+	{ "bisect", cmd_bisect, &cmd_bisect_opts },
 	{ "check", cmd_check, &cmd_check_opts },
 	{ "cleanup", cmd_cleanup, &cmd_cleanup_opts },
 	{ "compare", cmd_compare, &cmd_compare_opts },

@@ -128,6 +128,9 @@ static struct run_rec *new_run(const struct run_config *cfg)
 		machine_record(r);
 	for (size_t i = 0; i < cfg->nr_accept; i++)
 		run_rec_add_fact(r, "accept", cfg->accept[i], "--accept");
+	for (size_t i = 0; i < cfg->nr_facts; i++)
+		run_rec_add_fact(r, cfg->facts[i].scope, cfg->facts[i].key,
+				 cfg->facts[i].value);
 	/* what the setup check's repetitions advice measures against */
 	if (cfg->change_planned) {
 		char buf[32];
@@ -233,12 +236,6 @@ static void print_failed_where(const struct wlrun_rec *wr,
 	}
 }
 
-/* Where the text results go: stderr when stdout carries the JSON. */
-static FILE *text_out(const struct run_config *cfg)
-{
-	return cfg->json && !strcmp(cfg->json, "-") ? stderr : stdout;
-}
-
 /* Where ranks other than 0 send their progress lines. */
 static FILE *quiet_stream(void)
 {
@@ -247,6 +244,14 @@ static FILE *quiet_stream(void)
 	if (!null)
 		null = fopen("/dev/null", "w");
 	return null ? null : stderr;
+}
+
+/* Where the text results go: stderr when stdout carries the JSON. */
+static FILE *text_out(const struct run_config *cfg)
+{
+	if (cfg->no_report)
+		return quiet_stream();
+	return cfg->json && !strcmp(cfg->json, "-") ? stderr : stdout;
 }
 
 /*

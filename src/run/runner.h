@@ -59,6 +59,12 @@ struct run_config {
 	size_t nr_accept;
 	struct phase_hook *hooks; /* run around every phase (phase.h) */
 	int co_metrics;          /* enum cometric_level; 0 = basic */
+	const struct fact *facts; /* recorded with the run as they are
+				  * (fslab bisect: which step it measured) */
+	size_t nr_facts;
+	bool no_report;          /* no per-workload report or run summary
+				  * on stdout (fslab bisect prints its own
+				  * line per run); errors still go out */
 	size_t nr_hooks, alloc_hooks;
 };
 
