@@ -72,6 +72,12 @@ static void test_hand_computed(void **state)
 	near(b.post[3], 0.06017852684897639, 1e-12);
 	assert_int_equal(pbisect_best(&b, &p), 2);
 	near(p, 0.8796429463020472, 1e-12);
+	/*
+	 * Welch on the ends {0,1} and {3,4}: t = 3 / sqrt(1/4 + 1/4) =
+	 * 3 sqrt 2, df 2, and t with 2 df has the closed form
+	 * p = 1 - t / sqrt(t^2 + 2) = 1 - 3 / sqrt 10.
+	 */
+	near(pbisect_ends_p(&b), 1 - 3 / sqrt(10), 1e-9);
 	pbisect_free(&b);
 	assert_int_equal(pbisect_init(&b, 1), -1);
 }
