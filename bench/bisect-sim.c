@@ -37,7 +37,11 @@
  * crosses 0.95, so the reported P is a little under what it turns out
  * to be, and the 1/sigma^2 prior's flat means cost nothing here.  At
  * 1 sigma the 300-run budget binds (p95 271 runs) yet pbisect is still
- * better than Pinpoint, which calls steps wrong with 10-40 runs.
+ * better than Pinpoint, which calls steps wrong with 10-40 runs.  At
+ * 2 and 4 sigma Pinpoint is more often exact (99.5 against 97 %), the
+ * price of 2.6 and 4.6 times the runs; pbisect's misses are the 3 %
+ * its P of 0.95-0.97 owned up to.  Seeds 2 and 3 give the same
+ * figures within a point (2 sigma: 97.0 %, 33 runs, ratio 0.38).
  */
 #include <math.h>
 #include <stdio.h>
