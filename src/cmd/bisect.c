@@ -37,7 +37,7 @@
  * ENDS_ALPHA: a false "they differ" sends the whole bisection after
  * noise, so the level is stricter than compare's. */
 #define ENDS_MIN 3
-#define ENDS_MAX 10
+#define ENDS_MAX 20
 #define ENDS_ALPHA 0.01
 #define ENDS_POWER 0.8
 #define DEFAULT_BUDGET 50
@@ -270,11 +270,11 @@ static int ends_refused(const struct bisection *b)
 		return EXIT_NO_VERDICT;
 	}
 	if (b->looked >= ENDS_MAX) {
-		double x = fmax(fabs(b->c.lo_pct), fabs(b->c.hi_pct));
-
-		printf("good and bad are equivalent within %.1f %%: nothing "
-		       "to bisect (not shown to differ after %d runs each: "
-		       "%+.1f %%, %+.1f .. %+.1f %%)\n", x, ENDS_MAX,
+		/* not an equivalence: the interval may be wide */
+		printf("good and bad are not shown to differ after %d runs "
+		       "each (%+.1f %%, %+.1f .. %+.1f %%): nothing to "
+		       "bisect; a change this close to the noise needs a "
+		       "steadier --metric or a longer workload\n", ENDS_MAX,
 		       b->c.pct, b->c.lo_pct, b->c.hi_pct);
 		return EXIT_NO_VERDICT;
 	}
