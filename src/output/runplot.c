@@ -177,5 +177,7 @@ int runplot_write(const struct run_rec *r, const char *path)
 	for (size_t i = 0; i < pl.nr; i++)
 		free(pl.s[i].name);
 	free(pl.s);
+	/* the last chart of the process: cairo's and fontconfig's caches */
+	chart_cleanup();
 	return rc;
 }

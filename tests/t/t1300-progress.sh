@@ -21,7 +21,7 @@ wl=metadata:files=500,size=4k
 # (a phase too short, say) follow the machine's speed, not the layout.
 shape() {
 	grep -v -e '^run [0-9]* ' -e '^command: ' -e '^id [0-9a-f-]*' \
-		-e '^ *\(note\|warning\|invalid\) [a-z-]*: ' \
+		-e '^ *\(note\|warning\|invalid\) [a-z-]*\( ([0-9]*)\)\{0,1\}: ' \
 		-e '^setup check' "$1" |
 		sed -E -e 's/[0-9][0-9.]*/N/g' -e 's/  */ /g' \
 			-e 's/ -( |$)/ N\1/g' -e 's/ -( |$)/ N\1/g'
