@@ -6,10 +6,9 @@
 #                     --db PATH (keep the store; default a temporary one),
 #                     --scratch DIR; FSLAB names the binary (default fslab)
 #   fslab_run ARGS    fslab run with the store and scratch, output to a log
-#   repro_table TAG PUBLISHED RULE ROW...
-#                     compare TAG as JSON and print the table; a ROW is
-#                     PHASE/METRIC (a key metric's ratio B/A) or
-#                     lat:PHASE:p99 (the latency distribution's B/A)
+#   repro_table TAG EXPECT ROW...
+#                     compare TAG as JSON and print the table (table.py
+#                     says what EXPECT and a ROW are)
 
 set -u
 FSLAB=${FSLAB:-fslab}
@@ -50,13 +49,12 @@ fslab_run() {
 	fi
 }
 
-# repro_table TAG PUBLISHED RULE ROW...: RULE is "higher" (B/A above 1
-# and compare's verdict says so) or "lower" for the row the verdict is
-# read from (the first ROW); the other rows are printed as context.
+# repro_table TAG EXPECT ROW...: EXPECT is the verdict the publication
+# predicts for the first ROW; the other rows are printed as context.
 repro_table() {
-	local tag=$1 published=$2 rule=$3 json=$REPRO_TMP/$1.json
-	shift 3
+	local tag=$1 expect=$2 json=$REPRO_TMP/$1.json
+	shift 2
 	"$FSLAB" compare "$tag" --db "$REPRO_DB" --explain --format json \
 		>"$json" || return 1
-	python3 "$REPRO_DIR/table.py" "$json" "$published" "$rule" "$@"
+	python3 "$REPRO_DIR/table.py" "$json" "$expect" "$@"
 }

@@ -4,9 +4,13 @@ json --explain`.  argv: JSON EXPECT ROW...; EXPECT is the verdict word the
 published effect predicts for the first row ("improvement", "REGRESSION",
 "faster tail", "slower tail"); ROW is SPEC|PUBLISHED with SPEC one of
 PHASE/METRIC (a compare row, configuration B against the baseline),
-lat:PHASE:QUANTILE (the latency distribution) or co:PHASE:METRIC (an
---explain co-metric, per file or MiB).  Only figures fslab computed are
-printed; a row it could not judge says why."""
+lat:PHASE:QUANTILE (the latency distribution), co:PHASE:METRIC (an
+--explain co-metric, per file or MiB) or ex:PHASE (the co-metrics
+--explain ranks first).  A compare, co: or ex: SPEC may end in @GROUP to
+pick that configuration (its label, or a label ending in ":GROUP" or
+"=GROUP") instead of the last; with more than two configurations each is
+still judged against the baseline, the first.  Only figures fslab
+computed are printed; a row it could not judge says why."""
 import json
 import sys
 
@@ -19,11 +23,26 @@ def pct(p):
     return 1 + p / 100 if p is not None else None
 
 
-def key_row(d, phase, metric):
+def is_group(label, want):
+    if want is None:
+        return True
+    return label == want or label.endswith((":" + want, "=" + want))
+
+
+def pick(groups, want):
+    if want is None:
+        return groups[-1]
+    for g in groups:
+        if is_group(g["group"], want):
+            return g
+    return {}
+
+
+def key_row(d, phase, metric, want=None):
     for w in d["workloads"]:
         for r in w["rows"]:
             if r["phase"] == phase and r["metric"] == metric:
-                g = r["groups"][-1].get("vs_baseline")
+                g = pick(r["groups"], want).get("vs_baseline")
                 if not g:
                     continue
                 lo = pct(g["change_ci_lo_pct"])
@@ -66,11 +85,26 @@ def lat_row(d, phase, quant):
     return ("-", "no latency distribution", None)
 
 
-def co_row(d, phase, metric):
+def items(d, phase, want):
     ex = d.get("explain") or {}
-    for it in ex.get("items", []):
-        if it["phase"] != phase:
+    return [it for it in ex.get("items", []) if it["phase"] == phase and
+            is_group(it["configuration"], want)]
+
+
+def ex_row(d, phase, want=None, top=3):
+    for it in items(d, phase, want):
+        leads = it["leads"][:top]
+        if not leads:
             continue
+        txt = "; ".join("%s %s" % (l["metric"], fmt(pct(l["change_pct"])))
+                        for l in leads)
+        return (txt, "ranked first of %d moved (%d tested)" % (
+            it["leads_total"], it["tested"]), None)
+    return ("-", "no co-metric moved", None)
+
+
+def co_row(d, phase, metric, want=None):
+    for it in items(d, phase, want):
         for lead in it["leads"]:
             if lead["metric"] == metric:
                 r = pct(lead["change_pct"])
@@ -88,15 +122,19 @@ def main():
     rows = []
     for i, arg in enumerate(sys.argv[3:]):
         spec, _, pub = arg.partition("|")
-        if spec.startswith("lat:"):
+        what, _, want = spec.partition("@")
+        want = want or None
+        if spec.startswith("ex:"):
+            m = ex_row(d, what.split(":")[1], want)
+        elif spec.startswith("lat:"):
             _, phase, quant = spec.split(":")
             m = lat_row(d, phase, quant)
         elif spec.startswith("co:"):
-            _, phase, metric = spec.split(":", 2)
-            m = co_row(d, phase, metric)
+            _, phase, metric = what.split(":", 2)
+            m = co_row(d, phase, metric, want)
         else:
-            phase, metric = spec.split("/", 1)
-            m = key_row(d, phase, metric)
+            phase, metric = what.split("/", 1)
+            m = key_row(d, phase, metric, want)
         rep = "-"
         if i == 0:
             rep = "yes" if m[2] == expect else "not reproduced"
