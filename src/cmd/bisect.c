@@ -61,8 +61,10 @@ static const struct cmdopt bisect_table[] = {
 		   "/bin/sh in a copy of it (git archive) that fslab makes "
 		   "under the scratch folder; {prefix} is replaced by the "
 		   "step's install prefix (also $FSLAB_PREFIX, the commit "
-		   "id in $FSLAB_REV), and so is {prefix} in the workload; "
-		   "a failing build makes the revision untestable"),
+		   "id in $FSLAB_REV); {prefix} in the workload becomes "
+		   "$FSLAB_PREFIX, so every revision's runs have the same "
+		   "options; a failing build makes the revision "
+		   "untestable"),
 	CMDOPT_STR(0, "step", struct bisect_args, step, "CMD",
 		   "steps: axis: the command run by /bin/sh before every "
 		   "measurement of a step, {} replaced by the step's line "
