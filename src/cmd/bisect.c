@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "age/ager.h"
+#include "cmd/bisect_int.h"
 #include "cmd/cmd.h"
 #include "cometric/cometric.h"
 #include "compare/compare.h"
@@ -41,21 +42,41 @@
 #define ENDS_ALPHA 0.01
 #define ENDS_POWER 0.8
 #define DEFAULT_BUDGET 50
-
-struct bisect_args {
-	struct cmdopt_store store;
-	const char *axis, *workload, *metric, *tag, *resume, *scratch;
-	long long good, bad, budget;
-	double prob;
-	bool verbose;
-};
-
 static const struct cmdopt bisect_table[] = {
-	CMDOPT_STR_C(0, "axis", struct bisect_args, axis, "targets:FILE",
-		     CMDOPT_C_FILE,
-		     "the ordered steps: FILE holds one target SPEC a line "
-		     "(the syntax of 'fslab run -t'; '#' comments and blank "
-		     "lines skipped), numbered from 1 in file order"),
+	CMDOPT_STR_C(0, "axis", struct bisect_args, axis,
+		     "targets:FILE|git:REPO|steps:FILE", CMDOPT_C_FILE,
+		     "the ordered steps, numbered from 1: targets:FILE one "
+		     "target SPEC a line (the syntax of 'fslab run -t'); "
+		     "git:REPO the first-parent revisions from --good to "
+		     "--bad, each built by --build; steps:FILE one step "
+		     "identifier a line, each set up by --step ('#' "
+		     "comments and blank lines skipped)"),
+	CMDOPT_STR_C('t', "target", struct bisect_args, target, "SPEC",
+		     CMDOPT_C_TARGET,
+		     "git: and steps: axes: the filesystem every step is "
+		     "measured on (default 'ext4'; see 'fslab help "
+		     "targets')"),
+	CMDOPT_STR(0, "build", struct bisect_args, build, "CMD",
+		   "git: axis: the command that builds a revision, run by "
+		   "/bin/sh in a copy of it (git archive) that fslab makes "
+		   "under the scratch folder; {prefix} is replaced by the "
+		   "step's install prefix (also $FSLAB_PREFIX, the commit "
+		   "id in $FSLAB_REV); {prefix} in the workload becomes "
+		   "$FSLAB_PREFIX, so every revision's runs have the same "
+		   "options; a failing build makes the revision "
+		   "untestable"),
+	CMDOPT_STR(0, "step", struct bisect_args, step, "CMD",
+		   "steps: axis: the command run by /bin/sh before every "
+		   "measurement of a step, {} replaced by the step's line "
+		   "(shell-quoted; also $FSLAB_STEP); failing, it makes "
+		   "the step untestable"),
+	CMDOPT_BOOL(0, "aa", struct bisect_args, aa,
+		    "first measure the good step as two halves of "
+		    FSLAB_STR(AA_RUNS) " runs each and refuse when they "
+		    "differ (an A/A test of the setup; the default for "
+		    "steps: axes)"),
+	CMDOPT_BOOL(0, "no-aa", struct bisect_args, no_aa,
+		    "no A/A test, even for a steps: axis"),
 	CMDOPT_STR_C('w', "workload", struct bisect_args, workload,
 		     "NAME[:key=val,...]", CMDOPT_C_WORKLOAD,
 		     "the workload every measurement runs once"),
@@ -63,10 +84,12 @@ static const struct cmdopt bisect_table[] = {
 		   "the figure whose change is looked for, as "
 		   "create/files/s; its logarithm is bisected, so either "
 		   "direction of change is found"),
-	CMDOPT_INTEGER(0, "good", struct bisect_args, good, "N", 1, 1000000,
-		       "the step known good (default: the first)"),
-	CMDOPT_INTEGER(0, "bad", struct bisect_args, bad, "N", 1, 1000000,
-		       "the step known bad (default: the last)"),
+	CMDOPT_STR(0, "good", struct bisect_args, good, "N|REF",
+		   "the step known good (default: the first; for git: a "
+		   "ref, default HEAD~1)"),
+	CMDOPT_STR(0, "bad", struct bisect_args, bad, "N|REF",
+		   "the step known bad (default: the last; for git: a "
+		   "ref, default HEAD)"),
 	CMDOPT_DBL_OPEN(0, "prob", struct bisect_args, prob, "P", 0, 1,
 			"0.95",
 			"stop when the most probable culprit has at least "
@@ -97,11 +120,16 @@ static const struct cmdopt bisect_table[] = {
 
 const struct cmdopt_cmd cmd_bisect_opts = {
 	.name = "bisect",
-	.summary = "find the step of a list of targets that changed a figure",
+	.summary = "find the step (target, revision, kernel...) that "
+		   "changed a figure",
 	.usage = "--axis targets:FILE -w NAME[:key=val,...] "
 		 "--metric PHASE/METRIC\n"
 		 "[--good N] [--bad N] [--prob P] [--budget RUNS] [--tag TAG]\n"
 		 "[--db PATH] [--scratch DIR]\n"
+		 "--axis git:REPO --build CMD [-t SPEC] [--good REF] "
+		 "[--bad REF] -w ... --metric ...\n"
+		 "--axis steps:FILE --step CMD [-t SPEC] [--no-aa] -w ... "
+		 "--metric ...\n"
 		 "--resume TAG [--prob P] [--budget RUNS] [--db PATH]",
 	.desc = "Find the first step of an ordered list of targets (mount "
 		"options, mkfs settings, kernels' filesystems: one SPEC a "
@@ -120,6 +148,24 @@ const struct cmdopt_cmd cmd_bisect_opts = {
 		"splits that probability best, until the most probable "
 		"culprit reaches --prob or the budget is spent.  A step "
 		"whose run fails is skipped.\n\n"
+		"With --axis git:REPO the steps are the revisions from "
+		"--good to --bad (git rev-list --first-parent, good first), "
+		"each copied out of REPO and built by --build into a prefix "
+		"of its own; with --axis steps:FILE they are FILE's lines, "
+		"each set up by --step before every measurement (a package "
+		"version installed, a kernel booted in a VM).  Both measure "
+		"on the one target -t; a failing build or step command "
+		"makes the step untestable, skipped as a failing run.  "
+		"--aa (the default for steps:) first measures the good "
+		"step as two halves of " FSLAB_STR(AA_RUNS) " runs and "
+		"refuses when they differ: a step command that does not "
+		"give the same setup twice cannot be bisected.\n\n"
+		"A culprit found must explain the whole change: the jump "
+		"from the step before it to it, as a share of the ends' "
+		"difference, with its 99 % interval.  When that excludes "
+		"100 % and misses it by 10 % or more, another step changes "
+		"the figure too, and the answer is refused as "
+		"non-monotone evidence.\n\n"
 		"Ctrl-C stops the run under way (it is not counted) and "
 		"keeps every completed one: --resume TAG goes on from "
 		"there.",
@@ -127,32 +173,10 @@ const struct cmdopt_cmd cmd_bisect_opts = {
 	.footer = "Needs root for loop targets.  Exit codes: 0 culprit "
 		  "found, 1 a run or the store failed, 2 usage error or "
 		  "bad axis file, 4 no answer (the ends do not differ, or "
-		  "the budget ran out before --prob), 128+N interrupted by "
+		  "the budget ran out before --prob, the A/A test failed, "
+		  "non-monotone evidence), 128+N interrupted by "
 		  "signal N (130: Ctrl-C).",
 };
-
-/* What the bisection knows so far. */
-struct bisection {
-	struct bisect_setup s;
-	struct bisect_axis ax;
-	struct pbisect pb;
-	size_t nr_pos;          /* bad - good + 1 */
-	size_t *n;              /* [nr_pos] measured runs */
-	double *sum;            /* [nr_pos] their logs' sum */
-	double *ends[2];        /* logs of the good and the bad end, in order */
-	size_t nr_ends[2], alloc_ends[2];
-	size_t runs;            /* completed runs, failed ones included */
-	bool decided;           /* the ends differ */
-	int looked;             /* the last look of the ends' test */
-	struct seq_design d;
-	struct seq_cmp c;
-	char *db;               /* for the hints printed */
-};
-
-static const char *step_spec(const struct bisection *b, size_t k)
-{
-	return b->ax.specs[k - 1];
-}
 
 static void print_p(const struct bisection *b)
 {
@@ -179,12 +203,15 @@ static bool take(struct bisection *b, const struct bisect_meas *m,
 	printf("step %zu (%s): ", m->step, step_spec(b, m->step));
 	if (m->outcome != BISECT_MEASURED) {
 		pbisect_skip(&b->pb, pos);
+		if (!b->why[pos])
+			b->why[pos] = xstrdup(m->why);
 		printf("%s: skipped%s\n", m->why, stored ? " (stored)" : "");
 		return true;
 	}
 	pbisect_add(&b->pb, pos, log(m->value));
 	b->n[pos]++;
 	b->sum[pos] += log(m->value);
+	b->ssq[pos] += log(m->value) * log(m->value);
 	if (pos == 0 || pos == b->nr_pos - 1) {
 		int e = pos != 0;
 
@@ -289,7 +316,8 @@ static void print_step(const struct bisection *b, const char *what,
 
 	printf("  %-8s step %zu (%s): ", what, k, step_spec(b, k));
 	if (b->pb.skip[pos]) {
-		printf("untestable (its run failed)\n");
+		printf("untestable (%s)\n", b->why[pos] ? b->why[pos]
+							 : "its run failed");
 	} else if (!b->n[pos]) {
 		printf("not measured\n");
 	} else {
@@ -313,9 +341,10 @@ static int print_result(const struct bisection *b, double want)
 	int rc = EXIT_OK;
 
 	if (p >= want) {
-		printf("culprit: step %zu (%s), line %u of %s: P = %.3f after "
-		       "%zu runs\n", k, step_spec(b, k), b->ax.lines[k - 1],
-		       b->s.axis, p, b->runs);
+		printf("culprit: step %zu (%s), %s %u of %s: P = %.3f after "
+		       "%zu runs\n", k, step_spec(b, k),
+		       b->s.kind == BISECT_GIT ? "revision" : "line",
+		       b->ax.lines[k - 1], b->s.axis, p, b->runs);
 	} else {
 		printf("no culprit with P >= %.3f within the budget: most "
 		       "probable step %zu (%s), P = %.3f after %zu runs\n",
@@ -326,6 +355,8 @@ static int print_result(const struct bisection *b, double want)
 		before = exp(b->sum[c - 1] / (double)b->n[c - 1]);
 	print_step(b, "before:", c - 1, NAN);
 	print_step(b, "culprit:", c, before);
+	if (!rc)
+		rc = bisect_check_share(b, c);
 	printf("  their runs: fslab compare %s %s%s%s\n", t0, t1,
 	       b->db ? " --db " : "", b->db ? b->db : "");
 	if (rc)
@@ -348,8 +379,12 @@ static int measure(struct bisection *b, struct store *st,
 		resume_hint(b, "interrupted");
 		return 128 + interrupt_signal();
 	}
-	if (bisect_measure(st, base, &b->s, w, step_spec(b, k), k, &m,
-			   &rc) < 0)
+	rc = bisect_prepare_step(b, k, &m);
+	if (rc >= 128)
+		resume_hint(b, "interrupted");
+	if (rc > 0)
+		return rc;
+	if (!rc && bisect_measure_step(b, st, base, w, k, &m, &rc) < 0)
 		return EXIT_RUNTIME;
 	if (interrupt_requested() || m.outcome == BISECT_INTERRUPTED) {
 		resume_hint(b, "interrupted");
@@ -395,6 +430,20 @@ static int bisect_loop(struct bisection *b, struct store *st,
 		if (rc)
 			return rc;
 		look_ends(b);
+	}
+	while (b->s.aa && b->nr_ends[0] < 2 * AA_RUNS) {
+		if (b->runs >= budget) {
+			resume_hint(b, "budget spent before the A/A test");
+			return EXIT_NO_VERDICT;
+		}
+		rc = measure(b, st, base, w, b->s.good);
+		if (rc)
+			return rc;
+	}
+	if (b->s.aa) {
+		rc = bisect_aa_verdict(b);
+		if (rc)
+			return rc;
 	}
 	for (;;) {
 		double p;
@@ -457,48 +506,42 @@ static int setup_new(struct bisection *b, const struct bisect_args *a,
 	struct bisect_setup other = { 0 };
 	struct bisect_meas *old;
 	char err[1024], when[32], *abs;
+	const char *path;
 	size_t nr_old;
 	time_t now = time(NULL);
+	int rc;
 
 	if (!a->axis || !a->workload || !a->metric)
 		return cmdopt_usage_error(cmd, "--axis, --workload and "
 					  "--metric are needed (or --resume "
 					  "TAG)");
-	if (strncmp(a->axis, "targets:", 8) || !a->axis[8])
+	if (bisect_axis_kind(a->axis, &s->kind, &path) < 0)
 		return cmdopt_usage_error(cmd, "--axis takes targets:FILE, "
-					  "not '%s'", a->axis);
+					  "git:REPO or steps:FILE, not '%s'",
+					  a->axis);
 	strftime(when, sizeof(when), "bisect-%Y%m%d-%H%M%S",
 		 localtime(&now));
 	s->tag = xstrdup(a->tag ? a->tag : when);
 	if (!tag_ok(s->tag))
 		return cmdopt_usage_error(cmd, "--tag '%s': letters, digits, "
 					  "'.', '_' and '-' only", s->tag);
+	rc = bisect_kind_opts(s, a);
+	if (rc)
+		return rc;
 	s->workload = xstrdup(a->workload);
 	s->metric = xstrdup(a->metric);
 	if (bisect_setup_metric(s, err, sizeof(err)) < 0)
 		return cmdopt_usage_error(cmd, "%s", err);
-	if (bisect_axis_load(a->axis + 8, &b->ax, err, sizeof(err)) < 0) {
+	abs = realpath(path, NULL);
+	s->src = abs ? abs : xstrdup(path);
+	s->axis = s->kind == BISECT_TARGETS ? xstrdup(s->src)
+		  : xasprintf("%s:%s", s->kind == BISECT_GIT ? "git"
+							      : "steps", s->src);
+	if (bisect_axis_open(s, &b->ax, false, a->good, a->bad, err,
+			     sizeof(err)) < 0) {
 		fprintf(stderr, "fslab: error: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (b->ax.nr < 2) {
-		fprintf(stderr, "fslab: error: %s has %zu target%s: a "
-			"bisection needs two or more, one a line\n",
-			a->axis + 8, b->ax.nr, b->ax.nr == 1 ? "" : "s");
-		return EXIT_USAGE;
-	}
-	s->nr_steps = b->ax.nr;
-	s->good = a->good ? (size_t)a->good : 1;
-	s->bad = a->bad ? (size_t)a->bad : b->ax.nr;
-	if (s->good > b->ax.nr || s->bad > b->ax.nr)
-		return cmdopt_usage_error(cmd, "--good %zu/--bad %zu: %s has "
-					  "%zu steps", s->good, s->bad,
-					  a->axis + 8, b->ax.nr);
-	if (s->good >= s->bad)
-		return cmdopt_usage_error(cmd, "--good %zu must come before "
-					  "--bad %zu", s->good, s->bad);
-	abs = realpath(a->axis + 8, NULL);
-	s->axis = abs ? abs : xstrdup(a->axis + 8);
 	if (bisect_load(st, s->tag, &other, &old, &nr_old) < 0)
 		return EXIT_RUNTIME;
 	free(old);
@@ -520,7 +563,7 @@ static int setup_resume(struct bisection *b, const struct bisect_args *a,
 	size_t kept = 0;
 
 	if (a->axis || a->workload || a->metric || a->good || a->bad ||
-	    a->tag)
+	    a->tag || a->target || a->build || a->step || a->aa || a->no_aa)
 		return cmdopt_usage_error(cmd, "--resume takes the axis, "
 					  "workload, metric, ends and tag "
 					  "from the store: give only --prob, "
@@ -536,16 +579,10 @@ static int setup_resume(struct bisection *b, const struct bisect_args *a,
 			a->resume);
 		return EXIT_USAGE;
 	}
-	if (bisect_axis_load(b->s.axis, &b->ax, err, sizeof(err)) < 0) {
+	if (bisect_axis_open(&b->s, &b->ax, true, NULL, NULL, err,
+			     sizeof(err)) < 0) {
 		fprintf(stderr, "fslab: error: bisection %s: %s\n",
 			b->s.tag, err);
-		return EXIT_USAGE;
-	}
-	if (b->ax.nr != b->s.nr_steps || b->s.bad > b->ax.nr ||
-	    b->s.good >= b->s.bad) {
-		fprintf(stderr, "fslab: error: %s has changed since "
-			"bisection %s began: %zu steps then, %zu now\n",
-			b->s.axis, b->s.tag, b->s.nr_steps, b->ax.nr);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < *nr; i++)
@@ -554,6 +591,12 @@ static int setup_resume(struct bisection *b, const struct bisect_args *a,
 	       "%zu stored runs\n", b->s.tag, b->s.metric, b->s.workload,
 	       b->s.good, b->s.bad, b->s.axis, kept);
 	return 0;
+}
+
+/* The target step k is measured on. */
+static const char *target_of(const struct bisection *b, size_t k)
+{
+	return b->s.kind == BISECT_TARGETS ? step_spec(b, k) : b->s.target;
 }
 
 /* Everything the steps need that can be checked before any run. */
@@ -568,17 +611,17 @@ static int preflight(const struct bisection *b, struct run_config *base,
 	cfg.nr_wls = 1;
 	/* once per distinct spec: the same spec twice is no clash here */
 	for (size_t k = b->s.good; k <= b->s.bad; k++) {
+		const char *spec = target_of(b, k);
 		char err[512];
 		bool seen = false;
 
 		for (size_t j = b->s.good; j < k && !seen; j++)
-			seen = !strcmp(step_spec(b, j), step_spec(b, k));
+			seen = !strcmp(target_of(b, j), spec);
 		if (seen)
 			continue;
-		if (target_spec_parse(step_spec(b, k),
-				      &cfg.targets[cfg.nr_targets], err,
+		if (target_spec_parse(spec, &cfg.targets[cfg.nr_targets], err,
 				      sizeof(err)) < 0)
-			BUG("'%s' no longer parses: %s", step_spec(b, k), err);
+			BUG("'%s' no longer parses: %s", spec, err);
 		cfg.nr_targets++;
 	}
 	rc = preflight_run(&cfg, true);
@@ -594,8 +637,15 @@ static void bisection_release(struct bisection *b)
 	bisect_axis_release(&b->ax);
 	pbisect_free(&b->pb);
 	seq_design_release(&b->d);
+	for (size_t i = 0; b->why && i < b->nr_pos; i++)
+		free(b->why[i]);
+	for (size_t i = 0; b->prep && i < b->nr_pos; i++)
+		bisect_prep_release(&b->prep[i]);
+	free(b->why);
+	free(b->prep);
 	free(b->n);
 	free(b->sum);
+	free(b->ssq);
 	free(b->ends[0]);
 	free(b->ends[1]);
 }
@@ -632,6 +682,10 @@ static int bisect_run(struct bisection *b, const struct bisect_args *a,
 		BUG("bisection of %zu steps", b->nr_pos);
 	b->n = xcalloc(b->nr_pos, sizeof(*b->n));
 	b->sum = xcalloc(b->nr_pos, sizeof(*b->sum));
+	b->ssq = xcalloc(b->nr_pos, sizeof(*b->ssq));
+	b->why = xcalloc(b->nr_pos, sizeof(*b->why));
+	b->prep = xcalloc(b->nr_pos, sizeof(*b->prep));
+	b->scratch = a->scratch ? a->scratch : TARGET_DEFAULT_SCRATCH;
 	rc = preflight(b, &base, &w);
 	if (rc) {
 		run_workload_release(&w);

@@ -99,6 +99,11 @@ void bisect_setup_release(struct bisect_setup *s)
 	free(s->metric);
 	free(s->phase);
 	free(s->name);
+	free(s->src);
+	free(s->target);
+	free(s->command);
+	free(s->good_rev);
+	free(s->bad_rev);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -189,9 +194,9 @@ static struct fact fact_of(const char *key, const char *value)
 	return (struct fact){ (char *)"bisect", (char *)key, (char *)value };
 }
 
-/* The facts every run of the bisection carries. */
+/* The facts every run of the bisection carries; label is the step's. */
 static size_t setup_facts(const struct bisect_setup *s, size_t k,
-			  const char *spec, struct fact *f, char (*buf)[32])
+			  const char *label, struct fact *f, char (*buf)[32])
 {
 	size_t n = 0;
 
@@ -201,23 +206,35 @@ static size_t setup_facts(const struct bisect_setup *s, size_t k,
 	snprintf(buf[3], sizeof(buf[3]), "%zu", s->nr_steps);
 	f[n++] = fact_of("bisect.tag", s->tag);
 	f[n++] = fact_of("bisect.step", buf[0]);
-	f[n++] = fact_of("bisect.spec", spec);
+	f[n++] = fact_of("bisect.spec", label);
 	f[n++] = fact_of("bisect.axis", s->axis);
 	f[n++] = fact_of("bisect.workload", s->workload);
 	f[n++] = fact_of("bisect.metric", s->metric);
 	f[n++] = fact_of("bisect.good", buf[1]);
 	f[n++] = fact_of("bisect.bad", buf[2]);
 	f[n++] = fact_of("bisect.steps", buf[3]);
+	if (s->kind == BISECT_TARGETS)
+		return n;
+	f[n++] = fact_of("bisect.target", s->target);
+	f[n++] = fact_of("bisect.command", s->command);
+	f[n++] = fact_of("bisect.aa", s->aa ? "1" : "0");
+	if (s->kind != BISECT_GIT)
+		return n;
+	/* what compare and history show of a git step: its revision */
+	f[n++] = fact_of("bisect.rev", label);
+	f[n++] = fact_of("bisect.good_rev", s->good_rev);
+	f[n++] = fact_of("bisect.bad_rev", s->bad_rev);
 	return n;
 }
 
 int bisect_measure(struct store *st, const struct run_config *base,
 		   const struct bisect_setup *s, struct run_workload *w,
-		   const char *spec, size_t k, struct bisect_meas *m, int *rc)
+		   const char *spec, const char *label, size_t k,
+		   struct bisect_meas *m, int *rc)
 {
 	struct run_config cfg = *base;
 	struct target_spec ts;
-	struct fact facts[9];
+	struct fact facts[15];
 	char buf[4][32], err[512];
 	int64_t before = 0, id = 0;
 	char *tag = bisect_step_tag(s->tag, k);
@@ -235,7 +252,7 @@ int bisect_measure(struct store *st, const struct run_config *base,
 	cfg.repeat = cfg.max_repeat = 1;
 	cfg.tag = tag;
 	cfg.facts = facts;
-	cfg.nr_facts = setup_facts(s, k, spec, facts, buf);
+	cfg.nr_facts = setup_facts(s, k, label, facts, buf);
 	if (store_latest_run(st, NULL, &before) < 0)
 		goto fail;
 	*rc = runner_execute(&cfg);
@@ -291,6 +308,29 @@ static int setup_from(struct store *st, int64_t id, const char *tag,
 	s->good = strtoul(v[3], NULL, 10);
 	s->bad = strtoul(v[4], NULL, 10);
 	s->nr_steps = strtoul(v[5], NULL, 10);
+	if (!strncmp(s->axis, "git:", 4) || !strncmp(s->axis, "steps:", 6)) {
+		const char *t = run_rec_fact(r, "bisect", "bisect.target");
+		const char *c = run_rec_fact(r, "bisect", "bisect.command");
+		const char *aa = run_rec_fact(r, "bisect", "bisect.aa");
+		const char *g = run_rec_fact(r, "bisect", "bisect.good_rev");
+		const char *b = run_rec_fact(r, "bisect", "bisect.bad_rev");
+
+		s->kind = s->axis[0] == 'g' ? BISECT_GIT : BISECT_STEPS;
+		s->src = xstrdup(strchr(s->axis, ':') + 1);
+		if (!t || !c || (s->kind == BISECT_GIT && (!g || !b))) {
+			run_rec_free(r);
+			return error("run %" PRId64 " of bisection '%s' lacks "
+				     "the facts of its %s axis", id, tag,
+				     s->kind == BISECT_GIT ? "git:" : "steps:");
+		}
+		s->target = xstrdup(t);
+		s->command = xstrdup(c);
+		s->aa = aa && !strcmp(aa, "1");
+		s->good_rev = g ? xstrdup(g) : NULL;
+		s->bad_rev = b ? xstrdup(b) : NULL;
+	} else {
+		s->src = xstrdup(s->axis);
+	}
 	run_rec_free(r);
 	if (bisect_setup_metric(s, err, sizeof(err)) < 0)
 		return error("bisection '%s': %s", tag, err);

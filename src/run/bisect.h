@@ -23,7 +23,15 @@
 
 struct store;
 
-/* The axis file: one target SPEC a line, steps numbered from 1. */
+/* What the steps are (run/bisect_axis.h for git: and steps:). */
+enum bisect_kind {
+	BISECT_TARGETS,       /* targets:FILE, one target SPEC a line */
+	BISECT_GIT,           /* git:REPO, revisions built by --build */
+	BISECT_STEPS,         /* steps:FILE, lines set up by --step */
+};
+
+/* The axis: the steps' labels (a target SPEC, a commit id, a line),
+ * numbered from 1. */
 struct bisect_axis {
 	char **specs;
 	unsigned *lines;      /* each spec's line in the file */
@@ -37,7 +45,13 @@ void bisect_axis_release(struct bisect_axis *ax);
 
 /* What a bisection is; every field owned. */
 struct bisect_setup {
+	enum bisect_kind kind;
 	char *tag, *axis, *workload, *metric;
+	char *src;            /* git: the repo, steps: the file (absolute) */
+	char *target;         /* git:, steps: the one target SPEC (-t) */
+	char *command;        /* git: --build, steps: --step */
+	char *good_rev, *bad_rev; /* git: the ends' commit ids */
+	bool aa;              /* measure the good end as two halves first */
 	char *phase, *name;   /* metric split at its first '/' */
 	size_t good, bad;     /* steps, from 1 */
 	size_t nr_steps;      /* lines of the axis file */
@@ -66,15 +80,15 @@ struct bisect_meas {
 };
 
 /*
- * Measure step k (spec) once: one run of w on it with base's settings
- * (db, scratch, seed, cmdline), stored with the step's tag and the
- * bisection's facts.  The exit code of the run is *rc.  -1 only when
- * the store cannot be read.
+ * Measure step k once: one run of w on target spec with base's
+ * settings (db, scratch, seed, cmdline), stored with the step's tag and
+ * the bisection's facts (label: the step's, a commit id for git:).  The
+ * exit code of the run is *rc.  -1 only when the store cannot be read.
  */
 int bisect_measure(struct store *st, const struct run_config *base,
 		   const struct bisect_setup *s, struct run_workload *w,
-		   const char *spec, size_t k, struct bisect_meas *m,
-		   int *rc) MUST_CHECK;
+		   const char *spec, const char *label, size_t k,
+		   struct bisect_meas *m, int *rc) MUST_CHECK;
 
 /*
  * The bisection tag as stored: its setup from the facts of its first
