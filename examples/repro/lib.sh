@@ -10,6 +10,11 @@
 #                     compare TAG as JSON and print the table; a ROW is
 #                     PHASE/METRIC (a key metric's ratio B/A) or
 #                     lat:PHASE:p99 (the latency distribution's B/A)
+#   repro_table_pair TAG_A TAG_B PUBLISHED RULE ROW...
+#                     the same for two tags (B = TAG_B against TAG_A)
+#                     that differ in workload options; a ROW may also be
+#                     per:PHASE:METRIC:FILES (a stored metric per file,
+#                     whether or not it moved)
 
 set -u
 FSLAB=${FSLAB:-fslab}
@@ -59,4 +64,19 @@ repro_table() {
 	"$FSLAB" compare "$tag" --db "$REPRO_DB" --explain --format json \
 		>"$json" || return 1
 	python3 "$REPRO_DIR/table.py" "$json" "$published" "$rule" "$@"
+}
+
+# repro_table_pair TAG_A TAG_B PUBLISHED RULE ROW...: the configurations
+# are two tags of the same target run with different workload options
+# (what the reproduction varies), hence --allow-option-mismatch; the
+# per: rows read every metric of the phases from a second compare.
+repro_table_pair() {
+	local a=$1 b=$2 published=$3 rule=$4 json=$REPRO_TMP/$1-$2.json
+	shift 4
+	"$FSLAB" compare "$a" "$b" --db "$REPRO_DB" --allow-option-mismatch \
+		--explain --format json >"$json" || return 1
+	"$FSLAB" compare "$a" "$b" --db "$REPRO_DB" --allow-option-mismatch \
+		--all --format json >"$json.all" || return 1
+	python3 "$REPRO_DIR/table.py" "$json,$json.all" "$published" "$rule" \
+		"$@"
 }
