@@ -9,6 +9,11 @@
 #   repro_table TAG EXPECT ROW...
 #                     compare TAG as JSON and print the table (table.py
 #                     says what EXPECT and a ROW are)
+#   repro_table_pair TAG_A TAG_B EXPECT ROW...
+#                     the same for two tags (B = TAG_B against TAG_A)
+#                     that differ in workload options; a ROW may also be
+#                     per:PHASE:METRIC:FILES (a stored metric per file,
+#                     whether or not it moved)
 
 set -u
 FSLAB=${FSLAB:-fslab}
@@ -57,4 +62,18 @@ repro_table() {
 	"$FSLAB" compare "$tag" --db "$REPRO_DB" --explain --format json \
 		>"$json" || return 1
 	python3 "$REPRO_DIR/table.py" "$json" "$expect" "$@"
+}
+
+# repro_table_pair TAG_A TAG_B EXPECT ROW...: the configurations
+# are two tags of the same target run with different workload options
+# (what the reproduction varies), hence --allow-option-mismatch; the
+# per: rows read every metric of the phases from a second compare.
+repro_table_pair() {
+	local a=$1 b=$2 expect=$3 json=$REPRO_TMP/$1-$2.json
+	shift 3
+	"$FSLAB" compare "$a" "$b" --db "$REPRO_DB" --allow-option-mismatch \
+		--explain --format json >"$json" || return 1
+	"$FSLAB" compare "$a" "$b" --db "$REPRO_DB" --allow-option-mismatch \
+		--all --format json >"$json.all" || return 1
+	python3 "$REPRO_DIR/table.py" "$json,$json.all" "$expect" "$@"
 }

@@ -5,8 +5,11 @@ published effect predicts for the first row ("improvement", "REGRESSION",
 "faster tail", "slower tail"); ROW is SPEC|PUBLISHED with SPEC one of
 PHASE/METRIC (a compare row, configuration B against the baseline),
 lat:PHASE:QUANTILE (the latency distribution), co:PHASE:METRIC (an
---explain co-metric, per file or MiB) or ex:PHASE (the co-metrics
---explain ranks first).  A compare, co: or ex: SPEC may end in @GROUP to
+--explain co-metric, per file or MiB), ex:PHASE (the co-metrics
+--explain ranks first) or per:PHASE:METRIC:FILES (a stored metric's mean
+over the repetitions divided by FILES, the files of one repetition,
+whether or not it moved; read from a second JSON, of `compare --all`,
+given as JSON,ALLJSON).  A compare, co: or ex: SPEC may end in @GROUP to
 pick that configuration (its label, or a label ending in ":GROUP" or
 "=GROUP") instead of the last; with more than two configurations each is
 still judged against the baseline, the first.  Only figures fslab
@@ -116,8 +119,25 @@ def co_row(d, phase, metric, want=None):
     return ("-", "not among the co-metrics that moved", None)
 
 
+def per_row(d, phase, metric, files):
+    for w in (d or {}).get("workloads", []):
+        for r in w["rows"]:
+            if r["phase"] != phase or r["metric"] != metric:
+                continue
+            a, b = r["groups"][0]["mean"], r["groups"][-1]["mean"]
+            if a is None or b is None:
+                return ("-", "not measured", None)
+            a, b = a / files, b / files
+            return ("%s (%s -> %s per file)" % (
+                fmt(b / a) if a else "-", fmt(a), fmt(b)),
+                "per file, not tested", None)
+    return ("-", "not stored (not this filesystem?)", None)
+
+
 def main():
-    d = json.load(open(sys.argv[1]))
+    main_json, _, all_json = sys.argv[1].partition(",")
+    d = json.load(open(main_json))
+    dall = json.load(open(all_json)) if all_json else None
     expect = sys.argv[2]
     rows = []
     for i, arg in enumerate(sys.argv[3:]):
@@ -129,6 +149,9 @@ def main():
         elif spec.startswith("lat:"):
             _, phase, quant = spec.split(":")
             m = lat_row(d, phase, quant)
+        elif spec.startswith("per:"):
+            _, phase, metric, files = spec.split(":", 3)
+            m = per_row(dall, phase, metric, float(files))
         elif spec.startswith("co:"):
             _, phase, metric = what.split(":", 2)
             m = co_row(d, phase, metric, want)

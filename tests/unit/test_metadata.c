@@ -3,16 +3,22 @@
  * test_metadata.c - the pure parts of the metadata workload
  * (src/workloads/metadata/): names (seq vs random, reproducible per
  * seed, unique), spreading files over directories, the seeded visiting
- * order, and option checks that refuse bad values.
+ * order, and option checks that refuse bad values; sync=uring's file
+ * budget, its causes of a missing io_uring, and its batch of fsyncs
+ * (every completion checked: a pipe's fsync fails, EINVAL).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "stats/lathist.h"
+#include "workloads/metadata/internal.h"
 #include "workloads/metadata/metadata.h"
 #include "workloads/registry.h"
 
@@ -169,6 +175,8 @@ static void test_options(void **state)
 		"shared=1,threads=4,names=random,seed=3",
 		"sync=fsync-dir", "sync=batch,cold=0", "dirs=10,files=10",
 		"stonewall=2.5,wearout=no", "reorder=-3", "reorder=1,shared=1",
+		"sync=uring", "sync=uring,batch=1", "sync=uring,batch=4096",
+		"sync=fsync,batch=32",
 	};
 	static const struct { const char *s, *why; } bad[] = {
 		{ "files=0", "files" },
@@ -187,6 +195,11 @@ static void test_options(void **state)
 		{ "stonewall=soon", "stonewall" },
 		{ "wearout=perhaps", "wearout" },
 		{ "reorder=x", "reorder" },
+		{ "sync=uring,batch=0", "batch" },
+		{ "sync=uring,batch=4097", "batch" },
+		{ "sync=uring,batch=many", "batch" },
+		{ "sync=fsync,batch=8", "batch applies only to sync=uring" },
+		{ "batch=64", "not sync=none" },
 	};
 	char err[256];
 
@@ -260,6 +273,83 @@ static void test_name_num(void **state)
 		    123456789);
 }
 
+static void test_uring_fds(void **state)
+{
+	(void)state;
+	/* each thread: its batch and its directory, then 64 to spare */
+	assert_int_equal(md_uring_fds(1, 32), 33 + 64);
+	assert_int_equal(md_uring_fds(4, 4096), 4 * 4097 + 64);
+	assert_int_equal(md_uring_fds(256, 4096), 256ULL * 4097 + 64);
+}
+
+static void test_uring_cause(void **state)
+{
+	static const struct { int err, disabled; const char *want; } c[] = {
+		{ ENOSYS, -1, "no io_uring" },
+		{ EPERM, 2, "kernel.io_uring_disabled=2" },
+		{ EPERM, 1, "io_uring_group" },
+		{ EPERM, 0, "seccomp" },
+		{ EPERM, -1, "not permitted" },
+		{ ENOMEM, 0, "ulimit -l" },
+		{ EMFILE, 0, "too many open files" },
+		{ EIO, 0, "Input/output error" },
+	};
+	char buf[200];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		md_uring_cause(buf, sizeof(buf), c[i].err, c[i].disabled);
+		if (!strstr(buf, c[i].want))
+			fail_msg("cause %zu: '%s' lacks '%s'", i, buf,
+				 c[i].want);
+	}
+}
+
+/* Real files on /tmp: where io_uring is not there, nothing to test. */
+static void test_uring_batch(void **state)
+{
+	char path[] = "/tmp/test_metadata.XXXXXX";
+	struct md_ring *q;
+	struct md_ring_err e;
+	struct lathist *lat = calloc(1, sizeof(*lat));
+	int p[2];
+
+	(void)state;
+	if (md_ring_open(&q, 3)) {
+		free(lat);
+		skip();
+	}
+	lathist_init(lat);
+	for (int i = 0; i < 3; i++) {
+		int fd = mkstemp(path);
+
+		assert_true(fd >= 0);
+		unlink(path);
+		strcpy(path + strlen(path) - 6, "XXXXXX");
+		assert_int_equal(write(fd, "x", 1), 1);
+		/* full only with the third */
+		assert_int_equal(md_ring_hold(q, fd, 1, 10 + (uint64_t)i),
+				 i == 2);
+	}
+	assert_int_equal(md_ring_flush(q, lat, &e), 0);
+	assert_int_equal(e.err, 0);
+	assert_int_equal(md_ring_held(q), 0);
+	assert_int_equal(lat->count, 3);
+	/* a pipe cannot be fsynced: its completion's res is -EINVAL */
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);
+	md_ring_hold(q, p[1], 1, 77);
+	assert_int_equal(md_ring_flush(q, lat, &e), -1);
+	assert_int_equal(e.err, EINVAL);
+	assert_string_equal(e.what, "fsync");
+	assert_int_equal(e.key, 77);
+	assert_int_equal(lat->count, 3);
+	/* an empty flush does nothing */
+	assert_int_equal(md_ring_flush(q, lat, &e), 0);
+	md_ring_close(q);
+	free(lat);
+}
+
 static void test_registered(void **state)
 {
 	(void)state;
@@ -278,6 +368,9 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_visit_order),
 		cmocka_unit_test(test_name_num),
+		cmocka_unit_test(test_uring_fds),
+		cmocka_unit_test(test_uring_cause),
+		cmocka_unit_test(test_uring_batch),
 		cmocka_unit_test(test_registered),
 	};
 

@@ -73,6 +73,7 @@ struct md_worker {
 	uint64_t files, bytes, ops;
 	uint64_t missing, wrong_size;
 	uint64_t sync_ns;               /* batch: the syncfs, if ours */
+	struct md_ring *ring;           /* sync=uring create: uring.c */
 	struct lathist lat;
 	int err;                        /* errno of the first failure */
 	bool bad_data;                  /* --verify mismatch, in bad */
@@ -90,6 +91,29 @@ int md_prepare_worker(struct md_run *r, struct md_worker *w, int i,
 		      enum md_kind kind);
 void md_release_workers(struct md_worker *w, int n);
 void *md_worker_main(void *arg);
+
+/* uring.c: sync=uring's batches of fsyncs */
+struct md_ring;
+struct md_ring_err {
+	int err;                /* errno of the first failure, or 0 */
+	const char *what;
+	uint64_t key;           /* md_ring_hold's key of its file */
+};
+/* A ring for batches of up to batch files; 0, or -1 with the cause
+ * (no io_uring, kernel.io_uring_disabled, ...) printed. */
+int md_ring_open(struct md_ring **out, unsigned batch);
+/* Closes the files still held (after a failure) and the ring. */
+void md_ring_close(struct md_ring *q);
+/* Hold fd, opened at t0 (now_ns); true when the batch is now full. */
+bool md_ring_hold(struct md_ring *q, int fd, uint64_t t0, uint64_t key);
+unsigned md_ring_held(const struct md_ring *q);
+/*
+ * fsync every held file through the ring, wait for every completion and
+ * close the files; each file whose fsync succeeded goes into lat, from
+ * its t0 to its completion.  0, or -1 with the first failure in e.
+ */
+int md_ring_flush(struct md_ring *q, struct lathist *lat,
+		  struct md_ring_err *e);
 
 /* report.c */
 void md_report(FILE *out, const struct run_rec *run,

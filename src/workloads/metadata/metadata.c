@@ -33,6 +33,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,6 +59,11 @@ const struct opt_enum md_sync_values[] = {
 	{ "fsync-dir", MD_SYNC_FSYNC_DIR, "fsync each file and its "
 	  "directory" },
 	{ "batch", MD_SYNC_BATCH, "one syncfs after all creates, timed" },
+	{ "uring", MD_SYNC_URING, "write each file and hold it open; every "
+	  "batch= files, fsync them together through io_uring "
+	  "(IORING_OP_FSYNC), wait for all, close.  A file's latency is its "
+	  "open to its fsync's completion, waiting for its batch included; "
+	  "no io_uring is an error, never a fallback" },
 	{ NULL, 0, NULL },
 };
 
@@ -98,6 +104,9 @@ const struct opt md_opt_table[] = {
 	{ "reorder", OPT_INT, OFF(reorder), "0", "rank r stats and reads "
 	  "the files of rank r+K (mod ranks), IOR -C/-Q cache defeat",
 	  -1000000, 1000000, NULL },
+	{ "batch", OPT_INT, OFF(batch), "32", "sync=uring: files whose "
+	  "fsyncs are submitted together (a file counts, and its latency "
+	  "ends, when its fsync completes)", 1, MD_BATCH_MAX, NULL },
 	OPT_END,
 };
 
@@ -209,6 +218,12 @@ static int md_check(const void *vopts, char *err, size_t errlen)
 		snprintf(err, errlen, "dirs (%lld) must not exceed files "
 			 "(%lld): directories would stay empty", o->dirs,
 			 o->files);
+		return -1;
+	}
+	/* a batch= on another sync would be ignored: say so */
+	if (o->batch != MD_BATCH_DEF && o->sync != MD_SYNC_URING) {
+		snprintf(err, errlen, "batch applies only to sync=uring, not "
+			 "sync=%s", md_enum_name(md_sync_values, o->sync));
 		return -1;
 	}
 	if (o->size > MD_MAX_SIZE) {
@@ -598,6 +613,30 @@ static int same_options(struct md_run *r)
 	return 0;
 }
 
+/*
+ * sync=uring holds threads x batch files open at once: raise the soft
+ * limit on open files to what that needs, or refuse up front.
+ */
+static int uring_fd_limit(const struct md_opts *o)
+{
+	uint64_t need = md_uring_fds(o->threads, o->batch);
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return error_errno("metadata: cannot read the open-file limit");
+	if (rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max >= need) {
+		rl.rlim_cur = need;
+		if (!setrlimit(RLIMIT_NOFILE, &rl))
+			return 0;
+	}
+	return error("metadata: sync=uring with threads=%lld and batch=%lld "
+		     "holds up to %" PRIu64 " files open, over the open-file "
+		     "limit %llu (ulimit -n); use a smaller batch", o->threads,
+		     o->batch, need, (unsigned long long)rl.rlim_max);
+}
+
 static void reorder_note(const struct md_run *r)
 {
 	FILE *p = r->ctx->progress;
@@ -660,6 +699,17 @@ static int md_run_fn(struct wl_ctx *ctx, const void *vopts)
 		return error("metadata: --verify with shared=1 on several "
 			     "ranks is not supported (each rank verifies its "
 			     "own tree); use shared=0 or run on one rank");
+	if (o->sync == MD_SYNC_URING) {
+		struct md_ring *probe;
+
+		fprintf(ctx->progress, "metadata: sync=uring: fsyncs in "
+			"batches of %lld through io_uring\n", o->batch);
+		/* the cause of a missing io_uring before any phase starts */
+		if (uring_fd_limit(o) || md_ring_open(&probe,
+						      (unsigned)o->batch))
+			return -1;
+		md_ring_close(probe);
+	}
 	if (o->stonewall > 0)
 		fprintf(ctx->progress, "metadata: stonewall %.3g s on create, "
 			"wear-out %s\n", o->stonewall, o->wearout ? "on" :

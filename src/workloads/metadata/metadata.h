@@ -13,7 +13,11 @@
 
 enum md_names { MD_NAMES_SEQ, MD_NAMES_RANDOM };
 enum md_sync { MD_SYNC_NONE, MD_SYNC_FSYNC, MD_SYNC_FSYNC_DIR,
-	       MD_SYNC_BATCH };
+	       MD_SYNC_BATCH, MD_SYNC_URING };
+
+/* sync=uring: files held open per batch of fsyncs (the default, bounds) */
+#define MD_BATCH_DEF 32
+#define MD_BATCH_MAX 4096
 
 struct md_opts {
 	long long files;    /* per thread */
@@ -28,6 +32,7 @@ struct md_opts {
 	double stonewall;   /* create stops after this many seconds; 0: no */
 	bool wearout;       /* then every thread goes on to the largest count */
 	long long reorder;  /* stat/read the files of rank + reorder */
+	long long batch;    /* sync=uring: fsyncs submitted together */
 };
 
 /* Bytes of a file name, NUL included. */
@@ -56,5 +61,16 @@ void md_visit_order(uint32_t *order, size_t count, size_t files,
 /* The file number in a name made by md_name(), or UINT64_MAX if it is
  * not such a name. */
 uint64_t md_name_num(const char *name, enum md_names names);
+/*
+ * sync=uring: the file descriptors a rank's create holds at once (each
+ * thread's batch and its directory), plus room for everything else.
+ */
+uint64_t md_uring_fds(long long threads, long long batch);
+/*
+ * Why io_uring_queue_init failed with -err, into buf: err and the
+ * value of /proc/sys/kernel/io_uring_disabled (-1 when it is not
+ * there) name the cause as well as the kernel lets us tell.
+ */
+void md_uring_cause(char *buf, size_t len, int err, int disabled);
 
 #endif
