@@ -19,8 +19,8 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
-int bisect_axis_load(const char *path, struct bisect_axis *ax, char *err,
-		     size_t errlen)
+int bisect_axis_load(const char *path, bool targets,
+		     struct bisect_axis *ax, char *err, size_t errlen)
 {
 	char *text = read_file(path, NULL), *line, *save = NULL;
 	unsigned nr = 0;
@@ -47,14 +47,16 @@ int bisect_axis_load(const char *path, struct bisect_axis *ax, char *err,
 			*--end = '\0';
 		if (!*line || *line == '#')
 			continue;
-		if (target_spec_parse(line, &ts, why, sizeof(why)) < 0) {
+		if (targets &&
+		    target_spec_parse(line, &ts, why, sizeof(why)) < 0) {
 			snprintf(err, errlen, "%s:%u: bad target '%s': %s",
 				 path, nr, line, why);
 			free(text);
 			bisect_axis_release(ax);
 			return -1;
 		}
-		target_spec_release(&ts);
+		if (targets)
+			target_spec_release(&ts);
 		ALLOC_GROW(ax->specs, ax->nr + 1, ax->alloc);
 		ax->lines = xrealloc(ax->lines, ax->alloc * sizeof(*ax->lines));
 		ax->specs[ax->nr] = xstrdup(line);

@@ -38,9 +38,13 @@ struct bisect_axis {
 	size_t nr, alloc;
 };
 
-/* 0, or -1 with the reason (naming the file and line) in err. */
-int bisect_axis_load(const char *path, struct bisect_axis *ax, char *err,
-		     size_t errlen);
+/*
+ * FILE's lines, '#' comments and blank lines skipped; with targets each
+ * must be a target spec (a steps: file holds any text).  0, or -1 with
+ * the reason (naming the file and line) in err.
+ */
+int bisect_axis_load(const char *path, bool targets,
+		     struct bisect_axis *ax, char *err, size_t errlen);
 void bisect_axis_release(struct bisect_axis *ax);
 
 /* What a bisection is; every field owned. */

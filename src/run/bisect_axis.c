@@ -191,38 +191,6 @@ fail:
 	return -1;
 }
 
-/* FILE's lines, '#' comments and blank lines skipped.  -1 with err. */
-static int bisect_axis_steps(const char *path, struct bisect_axis *ax,
-			     char *err, size_t errlen)
-{
-	char *text = read_file(path, NULL), *line, *save;
-	unsigned nr = 0;
-
-	memset(ax, 0, sizeof(*ax));
-	if (!text) {
-		snprintf(err, errlen, "cannot read '%s': %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	for (line = text; line; line = save) {
-		char *end;
-
-		save = strchr(line, '\n');
-		if (save)
-			*save++ = '\0';
-		nr++;
-		while (isspace((unsigned char)*line))
-			line++;
-		end = line + strlen(line);
-		while (end > line && isspace((unsigned char)end[-1]))
-			*--end = '\0';
-		if (*line && *line != '#')
-			axis_add(ax, line, nr);
-	}
-	free(text);
-	return 0;
-}
-
 char *bisect_subst(const char *s, const char *key, const char *val)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -371,9 +339,8 @@ static int open_new(struct bisect_setup *s, struct bisect_axis *ax,
 		s->good = 1;
 		s->bad = ax->nr;
 	} else {
-		int rc = s->kind == BISECT_STEPS
-			 ? bisect_axis_steps(s->src, ax, err, errlen)
-			 : bisect_axis_load(s->src, ax, err, errlen);
+		int rc = bisect_axis_load(s->src, s->kind != BISECT_STEPS,
+					  ax, err, errlen);
 
 		if (rc < 0)
 			return -1;
@@ -419,9 +386,8 @@ int bisect_axis_open(struct bisect_setup *s, struct bisect_axis *ax,
 		free(g);
 		free(b);
 	} else {
-		rc = s->kind == BISECT_STEPS
-		     ? bisect_axis_steps(s->src, ax, err, errlen)
-		     : bisect_axis_load(s->src, ax, err, errlen);
+		rc = bisect_axis_load(s->src, s->kind != BISECT_STEPS, ax,
+				      err, errlen);
 	}
 	if (rc < 0)
 		return -1;

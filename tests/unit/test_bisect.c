@@ -38,7 +38,7 @@ static void test_axis(void **state)
 	char err[512];
 
 	(void)state;
-	assert_int_equal(bisect_axis_load(path, &ax, err, sizeof(err)), 0);
+	assert_int_equal(bisect_axis_load(path, true, &ax, err, sizeof(err)), 0);
 	assert_int_equal(ax.nr, 3);
 	assert_string_equal(ax.specs[0], "ext4");
 	assert_string_equal(ax.specs[1], "ext4:mount=sync");
@@ -51,6 +51,28 @@ static void test_axis(void **state)
 	free(path);
 }
 
+/* A steps: file holds any text a step command takes, not targets. */
+static void test_axis_steps(void **state)
+{
+	char *path = write_tmp("# kernels\n6.1.0-25-amd64\n\n"
+			       "  linux-image 6.12 'quoted'  \n");
+	struct bisect_axis ax;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(bisect_axis_load(path, true, &ax, err, sizeof(err)),
+			 -1);
+	assert_int_equal(bisect_axis_load(path, false, &ax, err, sizeof(err)),
+			 0);
+	assert_int_equal(ax.nr, 2);
+	assert_string_equal(ax.specs[0], "6.1.0-25-amd64");
+	assert_string_equal(ax.specs[1], "linux-image 6.12 'quoted'");
+	assert_int_equal(ax.lines[1], 4);
+	bisect_axis_release(&ax);
+	unlink(path);
+	free(path);
+}
+
 static void test_axis_refused(void **state)
 {
 	char *path = write_tmp("ext4\n\next4:sze=1G\n");
@@ -58,12 +80,12 @@ static void test_axis_refused(void **state)
 	char err[512], want[600];
 
 	(void)state;
-	assert_int_equal(bisect_axis_load(path, &ax, err, sizeof(err)), -1);
+	assert_int_equal(bisect_axis_load(path, true, &ax, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "%s:3: bad target 'ext4:sze=1G'", path);
 	assert_memory_equal(err, want, strlen(want));
 	assert_int_equal(ax.nr, 0);
 	unlink(path);
-	assert_int_equal(bisect_axis_load(path, &ax, err, sizeof(err)), -1);
+	assert_int_equal(bisect_axis_load(path, true, &ax, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "cannot read"));
 	free(path);
 }
@@ -94,6 +116,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_axis),
+		cmocka_unit_test(test_axis_steps),
 		cmocka_unit_test(test_axis_refused),
 		cmocka_unit_test(test_tag_and_metric),
 	};
