@@ -120,8 +120,8 @@ static const struct cmdopt bisect_table[] = {
 
 const struct cmdopt_cmd cmd_bisect_opts = {
 	.name = "bisect",
-	.summary = "find the step (target, revision, kernel...) that "
-		   "changed a figure",
+	.summary = "find the target, revision or kernel that changed a "
+		   "figure",
 	.usage = "--axis targets:FILE -w NAME[:key=val,...] "
 		 "--metric PHASE/METRIC\n"
 		 "[--good N] [--bad N] [--prob P] [--budget RUNS] [--tag TAG]\n"
