@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs/safedir.h"
 #include "util/interrupt.h"
 #include "util/shquote.h"
 #include "util/spawn.h"
@@ -263,7 +264,8 @@ int bisect_prepare(const struct bisect_setup *s, const char *scratch,
 		   const char *label, size_t k, struct bisect_prep *p,
 		   char *why, size_t whylen)
 {
-	char *tmpl;
+	char *tmpl, *real;
+	int fd;
 
 	memset(p, 0, sizeof(*p));
 	if (s->kind == BISECT_STEPS) {
@@ -275,12 +277,15 @@ int bisect_prepare(const struct bisect_setup *s, const char *scratch,
 		return run_user(s->command, "{}", label, NULL,
 				"the step command", why, whylen);
 	}
-	if (mkdir_p(scratch, 0755) < 0) {
-		snprintf(why, whylen, "cannot make '%s'", scratch);
+	/* as for images: a scratch another user can write is refused,
+	 * or the folder below could be swapped for a symlink */
+	fd = safedir_open(scratch, &real, why, whylen);
+	if (fd < 0)
 		return -1;
-	}
+	close(fd);
 	/* a folder of our own: mkdtemp never takes one that exists */
-	tmpl = xasprintf("%s/bisect-%s-%zu-XXXXXX", scratch, s->tag, k);
+	tmpl = xasprintf("%s/bisect-%s-%zu-XXXXXX", real, s->tag, k);
+	free(real);
 	if (!mkdtemp(tmpl)) {
 		snprintf(why, whylen, "cannot make a folder in '%s': %s",
 			 scratch, strerror(errno));
@@ -300,8 +305,11 @@ int bisect_prepare(const struct bisect_setup *s, const char *scratch,
 void bisect_prep_release(struct bisect_prep *p)
 {
 	if (p->dir) {
+		/* a build that left a mount there keeps it, not its
+		 * contents */
 		char *argv[] = { (char *)"rm", (char *)"-rf",
-				 (char *)"--", p->dir, NULL };
+				 (char *)"--one-file-system", (char *)"--",
+				 p->dir, NULL };
 		char why[512];
 
 		if (run(argv, NULL, false, NULL, "rm", why, sizeof(why)))

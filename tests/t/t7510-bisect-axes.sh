@@ -155,6 +155,19 @@ if [ $rc -eq 4 ] && grep -q '^step 2 ([0-9a-f]*): the build exited [0-9]*.*: ski
 	ok "git: a revision whose build fails is untestable, skipped once, said so"
 else not_ok "git: a failing build is untestable" "exit $rc" "$(cat "$out")"; fi
 
+# ---- a scratch folder another user owns: no build folder made in it ----
+EVIL=$SCRATCH/evil
+mkdir "$EVIL" && chown nobody "$EVIL" && chmod 0755 "$EVIL"
+out=$("$FSLAB" bisect --db "$DB" --scratch "$EVIL" --axis "git:$B3" \
+	--good HEAD~2 --build "$BUILD" -t "$T" -w "$WL" --metric $M \
+	--tag t7510e 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && grep -q "owned by uid $(id -u nobody)" <<<"$out" &&
+	[ -z "$(ls -A "$EVIL")" ]; then
+	ok "git: a scratch folder owned by nobody is refused, nothing built in it"
+else not_ok "git: a scratch folder owned by nobody is refused" "exit $rc" \
+	"$out" "$(ls -lA "$EVIL")"; fi
+
 # ---- steps: a step command that sets up what the workload reads ----
 CUR=$SCRATCH/current
 # v1..v8: from v5 on ten times the sleep; "slow-aa" counts its own
